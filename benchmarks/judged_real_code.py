@@ -19,7 +19,8 @@ Prints, per kind (TF/JAX, PyTorch), a table per corpus and per rule: findings, j
 false per 10k lines (the manifest's ``lines``); then every UNJUDGED finding
 (``unjudged: BATCH corpus path:line:col: CODE message`` and the stripped line, for a judge to add) and
 every judgment no finding matched (``stale: ...``; judgments marked ``"preview": true`` only count as
-stale with ``--preview``). ``--json`` prints the same as one JSON object instead.
+stale with ``--preview``), after the files that could not be linted (``not linted: ...``: a syntax error
+under this Python, say). ``--json`` prints the same as one JSON object instead.
 """
 
 from __future__ import annotations
@@ -126,8 +127,9 @@ def _line_text(source_lines: list[str], line: int) -> str:
     return source_lines[line - 1].strip() if 0 < line <= len(source_lines) else ""
 
 
-def lint_tf(corpus: Corpus, directory: Path, preview: bool) -> list[Finding]:
-    """The CLI's findings on one TensorFlow/JAX corpus (this checkout's xlacheck, run from ROOT)."""
+def lint_tf(corpus: Corpus, directory: Path, preview: bool) -> tuple[list[Finding], list[str]]:
+    """The CLI's findings on one TensorFlow/JAX corpus (this checkout's xlacheck, run from ROOT), and the
+    files it could not lint (``path: message``)."""
     cmd = [sys.executable, "-m", "xlacheck", "--no-cache", "--exit-zero", "--output-format", "json",
            *(["--preview"] if preview else []), str(directory)]
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -144,20 +146,26 @@ def lint_tf(corpus: Corpus, directory: Path, preview: bool) -> list[Finding]:
             sources[rel] = absolute.read_text(errors="replace").splitlines()
         out.append(Finding(corpus.batch, corpus.corpus, corpus.kind, rel, d["line"], d["column"], d["code"],
                            d["message"], _line_text(sources[rel], d["line"])))
-    return out
+    errors = [f"{Path(e['path']).resolve().relative_to(directory.resolve()).as_posix()}: {e['message']}"
+              for e in report["errors"]]
+    return out, errors
 
 
-def lint_torch(corpus: Corpus, directory: Path, preview: bool) -> list[Finding]:
-    """benchmarks/torch_real_code.py's findings (``--torch-xla``) on one PyTorch corpus."""
+def lint_torch(corpus: Corpus, directory: Path, preview: bool) -> tuple[list[Finding], list[str]]:
+    """benchmarks/torch_real_code.py's findings (``--torch-xla``) on one PyTorch corpus, and the files it
+    could not lint."""
     paths = sorted(glob.glob(f"{directory}/**/*.py", recursive=True))
     out = []
+    errors = []
     for path, source, checked in lint_paths(paths, torch_xla=True, preview=preview):
         rel = Path(path).relative_to(directory).as_posix()
+        if checked.result.error is not None:
+            errors.append(f"{rel}: {checked.result.error.message}")
         lines = source.splitlines()
         for d in checked.result.diagnostics:
             out.append(Finding(corpus.batch, corpus.corpus, corpus.kind, rel, d.line, d.col + 1, d.code,
                                d.message, _line_text(lines, d.line)))
-    return out
+    return out, errors
 
 
 def match(findings: list[Finding], judgments: list[Judgment]) -> tuple[list[Judgment | None], list[Judgment]]:
@@ -168,14 +176,16 @@ def match(findings: list[Finding], judgments: list[Judgment]) -> tuple[list[Judg
         by_text[(j.corpus, j.path, j.code, j.text)].append(j)
         by_line[(j.corpus, j.path, j.code, j.line)].append(j)
     out: list[Judgment | None] = []
+    used: set[int] = set()
     for f in findings:
-        same_text = by_text.get((f.corpus, f.path, f.code, f.text))
-        if same_text:
-            out.append(min(same_text, key=lambda j: abs(j.line - f.line)))
-        else:
-            same_line = by_line.get((f.corpus, f.path, f.code, f.line))
-            out.append(same_line[0] if same_line else None)
-    used = {id(j) for j in out if j is not None}
+        # two findings of one code on one line (two columns) take two judgments when there are two
+        candidates = by_text.get((f.corpus, f.path, f.code, f.text)) or by_line.get((f.corpus, f.path, f.code, f.line))
+        if not candidates:
+            out.append(None)
+            continue
+        best = min(candidates, key=lambda j: (id(j) in used, abs(j.line - f.line)))
+        used.add(id(best))
+        out.append(best)
     return out, [j for j in judgments if id(j) not in used]
 
 
@@ -183,6 +193,7 @@ def score(root: Path, batch_numbers: list[int], preview: bool, corpora: list[str
           directory: Path = MANIFESTS) -> dict[str, object]:
     """Lint, match and count; the report as one JSON-ready object."""
     absent: list[str] = []
+    errors: list[str] = []
     per_corpus: dict[tuple[int, str], Tally] = {}
     per_rule: dict[tuple[str, str], Tally] = defaultdict(Tally)
     per_kind: dict[str, Tally] = defaultdict(Tally)
@@ -199,7 +210,8 @@ def score(root: Path, batch_numbers: list[int], preview: bool, corpora: list[str
                 absent.append(f"absent: batch {batch} {corpus.corpus} (no {where}; tools/export_corpora.py)")
                 continue
             lint = lint_tf if corpus.kind == "tf" else lint_torch
-            findings = lint(corpus, where, preview)
+            findings, failed = lint(corpus, where, preview)
+            errors += [f"not linted: {batch} {corpus.corpus} {e}" for e in failed]
             mine = [j for j in judgments if j.corpus == corpus.corpus]
             verdicts, unmatched = match(findings, mine)
             tally = per_corpus[(batch, corpus.corpus)] = Tally(lines=corpus.lines)
@@ -216,7 +228,7 @@ def score(root: Path, batch_numbers: list[int], preview: bool, corpora: list[str
     for (kind, _), tally in per_rule.items():
         tally.lines = per_kind[kind].lines
     return {
-        "batches": batch_numbers, "preview": preview, "absent": absent,
+        "batches": batch_numbers, "preview": preview, "absent": absent, "errors": errors,
         "kinds": {kind: per_kind[kind].row() for kind in sorted(per_kind)},
         "corpora": [{"batch": b, "corpus": c, "kind": kinds[(b, c)], **t.row()} for (b, c), t in per_corpus.items()],
         "rules": [{"kind": k, "code": c, **t.row()} for (k, c), t in sorted(per_rule.items())],
@@ -236,11 +248,11 @@ def render(report: dict[str, object]) -> str:
     head = "| findings | true | true° | true* | false | unjudged | true % | false per 10k lines |"
     rule = "|---|---|---|---|---|---|---|---|"
     out = [f"batches {report['batches']}, {'--preview (every rule)' if report['preview'] else 'default rules'}"]
-    out += list(report["absent"])  # type: ignore[call-overload]
+    out += list(report["absent"]) + list(report["errors"])  # type: ignore[call-overload]
     kinds: dict[str, dict[str, object]] = report["kinds"]  # type: ignore[assignment]
     for kind, total in kinds.items():
         out += ["", f"### {KIND_NAMES[kind]}: {total['lines']:,} lines", "", f"| corpus | lines {head}",
-                f"|---{rule}"]
+                f"|---|---{rule}"]
         for row in report["corpora"]:  # type: ignore[attr-defined]
             if row["kind"] == kind:
                 out.append(f"| {row['corpus']} | {row['lines']:,} | {_cells(row)}")

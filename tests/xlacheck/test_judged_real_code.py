@@ -67,6 +67,7 @@ def _batch(tmp_path: Path) -> tuple[Path, Path]:
     (root / "7" / "tf" / "a+b").mkdir(parents=True)
     (root / "7" / "torch" / "c+d" / "pkg").mkdir(parents=True)
     (root / "7" / "tf" / "a+b" / "m.py").write_text(TF_FILE)
+    (root / "7" / "tf" / "a+b" / "broken.py").write_text("import tensorflow as tf\n\ndef (:\n")
     (root / "7" / "torch" / "c+d" / "pkg" / "train.py").write_text(TORCH_FILE)
     manifests.mkdir()
     rows = [{"corpus": "a/b", "commit": "0" * 40, "kind": "tf", "subdirs": [], "lines": 20000, "note": ""},
@@ -105,8 +106,11 @@ def test_score_matches_counts_and_lists(tmp_path: Path) -> None:
     assert torch["unjudged"] == torch["findings"] - 1
     assert all(u["corpus"] == "c/d" and u["path"] == "pkg/train.py" for u in report["unjudged"])
     assert [s["path"] for s in report["stale"]] == ["gone.py"]
+    assert len(report["errors"]) == 1 and report["errors"][0].startswith("not linted: 7 a/b broken.py: syntax error")
     text = scorer.render(report)
     assert "| a/b | 20,000 | 2 | 1 | 0 | 0 | 1 | 0 | 50.0% | 0.50 |" in text
+    assert "| corpus | lines | findings | true | true° | true* | false | unjudged | true % | false per 10k lines |\n" \
+        "|---|---|---|---|---|---|---|---|---|---|\n" in text
     assert "stale: 7 a/b gone.py:1: XLA101 (false) x" in text
 
 
@@ -154,3 +158,24 @@ def test_export_from_a_bare_snapshot(tmp_path: Path) -> None:
     assert lines[0].startswith("present: o/n")
     assert lines[1].startswith("missing snapshot: o/missing")
     assert lines[2].startswith("missing commit: o/n2 " + "f" * 40)
+
+
+def test_match_takes_one_judgment_per_finding_on_a_line() -> None:
+    scorer = _load("judged_real_code", ROOT / "benchmarks" / "judged_real_code.py")
+    finding = scorer.Finding(1, "a/b", "torch", "m.py", 10, 5, "XLA250", "msg", "x[m] = y[m]")
+    other = scorer.Finding(1, "a/b", "torch", "m.py", 10, 12, "XLA250", "msg", "x[m] = y[m]")
+    first = scorer.Judgment(1, "a/b", "m.py", 10, "XLA250", "x[m] = y[m]", "true", "r")
+    second = scorer.Judgment(1, "a/b", "m.py", 10, "XLA250", "x[m] = y[m]", "false", "r")
+    verdicts, stale = scorer.match([finding, other], [first, second])
+    assert [j.verdict for j in verdicts] == ["true", "false"] and stale == []
+    # one judgment, two findings: both take it; moved text still matches the nearest judgment
+    verdicts, stale = scorer.match([finding, other], [second])
+    assert [j.verdict for j in verdicts] == ["false", "false"] and stale == []
+    moved = scorer.Finding(1, "a/b", "torch", "m.py", 30, 5, "XLA250", "msg", "x[m] = y[m]")
+    near = scorer.Judgment(1, "a/b", "m.py", 28, "XLA250", "x[m] = y[m]", "true°", "r")
+    verdicts, stale = scorer.match([moved], [second, near])
+    assert verdicts[0] is near and stale == [second]
+    # another code on the same line is not matched
+    verdicts, _ = scorer.match([scorer.Finding(1, "a/b", "torch", "m.py", 10, 5, "XLA350", "m", "x[m] = y[m]")],
+                               [first])
+    assert verdicts == [None]
