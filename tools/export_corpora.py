@@ -125,9 +125,9 @@ def export(corpus: Corpus, root: Path, mirror: Path = MIRROR) -> str:
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             members = [m for m in tar.getmembers() if m.isfile() and not m.name.startswith(("/", ".."))]
             tar.extractall(target, members=members, filter="data")
-        for path in target.rglob("*.py"):
+        for exported in target.rglob("*.py"):
             py_files += 1
-            lines += path.read_bytes().count(b"\n")
+            lines += exported.read_bytes().count(b"\n")
     return f"exported: {corpus.corpus} {corpus.commit[:12]} -> {target}: {py_files} .py files, {lines} lines"
 
 
