@@ -179,3 +179,23 @@ def test_match_takes_one_judgment_per_finding_on_a_line() -> None:
     verdicts, _ = scorer.match([scorer.Finding(1, "a/b", "torch", "m.py", 10, 5, "XLA350", "m", "x[m] = y[m]")],
                                [first])
     assert verdicts == [None]
+
+
+def test_committed_manifests_and_judgments_are_well_formed() -> None:
+    """Every eval_cases/real_code/manifest-N*.json and judgments-N*.jsonl (any lane's) loads, names corpora of
+    its own batch's manifest, and carries the keys the scorer and a later judge need."""
+    scorer = _load("judged_real_code", ROOT / "benchmarks" / "judged_real_code.py")
+    exporter = _load("export_corpora", ROOT / "tools" / "export_corpora.py")
+    found = exporter.batches()
+    assert 20 in found
+    for batch in found:
+        corpora = {row.corpus: row for row in exporter.load_manifest(batch)}
+        for row in corpora.values():
+            assert len(row.commit) == 40 and int(row.commit, 16) >= 0 and row.lines > 0, row
+        for path in exporter.batch_files(exporter.MANIFESTS, "judgments", ".jsonl", batch):
+            for text in path.read_text().splitlines():
+                raw = json.loads(text)
+                assert raw["checked"] in ("read", "rebuilt") and raw["reason"] and raw["judged_at"], raw
+                assert isinstance(raw["preview"], bool) and raw["line"] > 0 and raw["text"], raw
+        judged = scorer.load_judgments(batch)
+        assert all(j.corpus in corpora for j in judged), sorted({j.corpus for j in judged} - set(corpora))
