@@ -144,6 +144,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
     """
 
     code = "XLA401"
+    preview = True
     fix = INLINE  # check() builds the fix from the node it flags
     name = "dynamic-padding-without-multiple"
     severity = Severity.RECOMPILE
