@@ -107,8 +107,8 @@ def test_keras_2_declared_in_a_suffixed_dockerfile_or_a_requirements_folder(tmp_
     """review19: both were not read, so standalone ``import keras`` fit stayed an entry (unknown Keras)."""
     assert _found(tmp_path / "a", {"train.py": KERAS_FIT}) == KEPT
     assert _found(tmp_path / "b", {"train.py": KERAS_FIT, **declared}) == []
-    assert _found(tmp_path / "c", {"train.py": KERAS_FIT, "docker/Dockerfile.gpu": "FROM tensorflow/tensorflow:2.4.1-gpu\n"}) \
-        == KEPT  # a sub-folder's declaration does not speak for the code above it
+    sub_folder = {"docker/Dockerfile.gpu": "FROM tensorflow/tensorflow:2.4.1-gpu\n"}
+    assert _found(tmp_path / "c", {"train.py": KERAS_FIT, **sub_folder}) == KEPT  # it speaks for docker/ only
 
 
 def test_declared_tf_keras_speaks_for_tf_keras_code_only(tmp_path: Path) -> None:
