@@ -96,6 +96,32 @@ def _loop_count(loop: ast.For, flags: dict[int, int]) -> ast.AST | None:
     return None
 
 
+def _functions_of(tree: ast.Module) -> dict[int, ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The innermost function around each node of ``tree`` (by node id)."""
+    out: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    for f in ast.walk(tree):  # (outer functions come first: an inner one overwrites its own nodes)
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for n in ast.walk(f):
+                out[id(n)] = f
+    return out
+
+
+def _python_int_by_use(name: str, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """``name`` is used in ``func`` where only a Python int goes: a bound of ``range(...)`` or of a slice
+    (``range(start + 1, end)``, ``h[:, start:end]``). A step function's argument used so is a position,
+    not an index tensor, so an index with it is a constant of the graph (table: int_index)."""
+    def mentions(e: ast.expr | None) -> bool:
+        return e is not None and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(e))
+
+    for n in ast.walk(func):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "range" \
+                and any(mentions(a) for a in n.args):
+            return True
+        if isinstance(n, ast.Slice) and (mentions(n.lower) or mentions(n.upper)):
+            return True
+    return False
+
+
 def _runs_tensor_ops(loop: ast.For, torch: TorchFacts) -> bool:
     """The loop's body computes with proven torch tensors (its own statements, nested ones too)."""
     return any(id(n) in torch.call_ops or torch.tensor(n) for s in loop.body for n in ast.walk(s))
@@ -149,7 +175,9 @@ class TorchStepVaryingPythonInt(ModuleRule):
     hands `seq_len` to the forward of the one same-file nn.Module no other builds, when that forward
     uses it as a size) and through loops over it (`for beg, end in trim:`; the size of an item of
     such a list, `for tgt in targets: pred[i, :tgt.shape[0]]`: a list of per-image tensors rather
-    than one stacked tensor because their sizes differ). Not in code that
+    than one stacked tensor because their sizes differ); as an index only where the same function
+    also uses it as a `range` or slice bound, where only a Python int goes (`h[:, start]` next to
+    `for i in range(start + 1, end)`): alone, such an argument may be an index tensor. Not in code that
     `torch.compile(backend="openxla")` compiles (slice bounds and sizes): dynamo compiles once more
     for the second value, then passes the int as a symbolic value, and torch_xla compiles nothing
     in the steady steps (measured with torch_xla 2.9 on the form matrix, a slice offset, `topk`'s
@@ -235,6 +263,9 @@ class TorchStepVaryingPythonInt(ModuleRule):
         Example("import torch\ndef train_step(model, opt, feats):\n    pred = model(feats)\n    loss = 0.0\n"
                 "    for row in feats:\n        loss = loss + pred[:, :row.shape[0]].sum()\n    loss.backward()\n"
                 "    opt.step()\n    return loss\n", torch_xla=True),
+        # a step function's argument used only as an index may be an index tensor (a device gather): not claimed
+        Example("import torch\ndef train_step(model, opt, x, idx):\n    h = model(x)\n    loss = h[:, idx].sum()\n"
+                "    loss.backward()\n    opt.step()\n    return loss\n", torch_xla=True),
     )
     INVALID = (
         Example("import random\nimport torch\nimport torch.nn.functional as F\nimport torch_xla\n"
@@ -327,6 +358,17 @@ class TorchStepVaryingPythonInt(ModuleRule):
                             'loop) is a slice bound of a torch tensor: torch_xla bakes it into the graph and compiles '
                             'a new one for each value; use a fixed size (pad) or a device-side index'),
                 )),
+        # the same kind of argument also bounds a `range`: a Python int, so the index is a constant of the graph
+        # (pytorch/pytorch#114293: a window `h[:, start]` + `for i in range(start + 1, end)`, one compile per start)
+        Example("import torch\ndef train_step(model, opt, x, start, end):\n    h = model(x)\n    acc = h[:, start]\n"
+                "    for i in range(start + 1, end):\n        acc = acc + h[:, i]\n    acc.sum().backward()\n"
+                "    opt.step()\n    return acc\n", torch_xla=True,
+                expected=(
+                    (4, 11, '`start`, a Python value the step function takes as an argument (new at each call from '
+                            'the loop) indexes a torch tensor: torch_xla bakes the position into the graph and '
+                            'compiles a new one for each value; index with a device tensor (`index_select`/'
+                            '`index_copy_`)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -334,6 +376,7 @@ class TorchStepVaryingPythonInt(ModuleRule):
         if not torch.steps:
             return
         flags = torch.flags
+        functions: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] | None = None
         for node in torch.nodes:
             if id(torch.stmt_of.get(id(node))) in torch.cached:
                 continue  # a lazily built or grown cache: once per object or per size, not a new value per step
@@ -361,8 +404,11 @@ class TorchStepVaryingPythonInt(ModuleRule):
                                                    "for each value; use a fixed size (pad) or a device-side index")
                             break
                     elif not flags.get(id(p), 0) & TENSOR and (hit := _varies(p, flags)) is not None \
-                            and not flags.get(id(hit), 0) & TENSOR and flags.get(id(hit), 0) & (STEP_INT | HOST):
-                        # (a step function's argument used as an index may be an index tensor: not claimed)
+                            and not flags.get(id(hit), 0) & TENSOR and (flags.get(id(hit), 0) & (STEP_INT | HOST) or (
+                                isinstance(hit, ast.Name) and (functions := functions or _functions_of(ctx.tree))
+                                and id(node) in functions and _python_int_by_use(hit.id, functions[id(node)]))):
+                        # (a step function's argument used as an index may be an index tensor: not claimed, unless
+                        # the function also uses it as a range or slice bound, where only a Python int goes)
                         ctx.report(self, node, f"{_what(hit, flags)} indexes a torch tensor: torch_xla "
                                                "bakes the position into the graph and compiles a new one for each "
                                                "value; index with a device tensor (`index_select`/`index_copy_`)")
