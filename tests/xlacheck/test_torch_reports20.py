@@ -56,3 +56,33 @@ def test_step_argument_index_next_to_a_range_or_slice_bound(line: str, found: li
 def test_not_without_the_torch_xla_declaration() -> None:
     assert _found(STEP.format(line="for i in range(start + 1, end):\n        acc = acc + h[:, i]"),
                   declared=False) == []
+
+
+PREFILL = """
+import torch
+
+
+class Server:
+    def __init__(self, model, device, max_len=64):
+        self.model, self.device, self.max_len = model, device, max_len
+
+    @torch.no_grad()
+    def prefill(self, prompts):
+        {size}
+        ids = torch.zeros(len(prompts), seq_len, dtype=torch.long)
+        {tail}
+"""
+
+
+@pytest.mark.parametrize("size, tail, found", [
+    ("seq_len = max(len(p) for p in prompts)", "return self.model(ids.to(self.device))", [(12, "XLA450")]),
+    ("seq_len = max([len(p) for p in prompts])", "return self.model(ids.to(self.device))", [(12, "XLA450")]),
+    ("seq_len = max(map(len, prompts))", "return self.model(ids.to(self.device))", [(12, "XLA450")]),
+    # the server's fixed maximum (the report's fix), a bucket, a batch kept on the CPU, a length of something else
+    ("seq_len = self.max_len", "return self.model(ids.to(self.device))", []),
+    ("seq_len = (max(len(p) for p in prompts) + 7) // 8 * 8", "return self.model(ids.to(self.device))", []),
+    ("seq_len = max(len(p) for p in prompts)", "return ids.tolist()", []),
+    ("seq_len = max(len(p) for p in self.vocab)", "return self.model(ids.to(self.device))", []),
+])
+def test_size_padded_to_the_longest_item_of_a_list_argument(size: str, tail: str, found: list) -> None:
+    assert [f for f in _found(PREFILL.format(size=size, tail=tail)) if f[1] == "XLA450"] == found
