@@ -505,7 +505,7 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 hit = next((h for a in sizes if (h := _varies(a, flags)) is not None), None)
                 if hit is None and (functions := functions or _functions_of(ctx.tree)) and id(node) in functions \
                         and _reaches_device(node, torch.stmt_of.get(id(node)), functions[id(node)]) \
-                        and (longest := next((p for a in sizes if (p := _padded_to_longest(
+                        and (longest := next((pl for a in sizes if (pl := _padded_to_longest(
                             a, functions[id(node)])) is not None), None)) is not None:
                     shown = op.replace("Tensor.", "tensor.").replace("torch.nn.functional.", "F.")
                     ctx.report(self, node, f"`{ast.unparse(longest[0])}`, the length of the longest item of "
