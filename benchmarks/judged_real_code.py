@@ -9,7 +9,8 @@ corpus present under ``DIR/N/KIND/owner+name`` (as tools/export_corpora.py expor
 is named in one line and skipped) with this checkout's xlacheck, and matches each finding to a
 judgment of the same batch: same corpus, path (relative to the corpus), code and stripped source line;
 of several, the one on the finding's line, else the nearest; with no such text, the same corpus, path,
-code and line (the line's text changed). TensorFlow/JAX corpora are linted by the CLI
+code and line (the line's text changed). Each judgment is of one finding: once taken, it matches no other
+(a second finding of a judged text is unjudged). TensorFlow/JAX corpora are linted by the CLI
 (``python -m xlacheck --no-cache --output-format json [--preview] DIR``, this checkout's package);
 PyTorch corpora as benchmarks/torch_real_code.py lints them with ``--torch-xla`` (its ``lint_paths``:
 every ``**/*.py``, then the project pass). ``--preview`` also runs the rules behind ``--preview``.
@@ -178,12 +179,15 @@ def match(findings: list[Finding], judgments: list[Judgment]) -> tuple[list[Judg
     out: list[Judgment | None] = []
     used: set[int] = set()
     for f in findings:
-        # two findings of one code on one line (two columns) take two judgments when there are two
-        candidates = by_text.get((f.corpus, f.path, f.code, f.text)) or by_line.get((f.corpus, f.path, f.code, f.line))
+        # a judgment is of one finding: two findings of one code on one line (two columns) take two judgments,
+        # and a finding whose text repeats a judged line elsewhere in the file (a new finding, or a second
+        # one) is unjudged once the judgments of that text are taken
+        candidates = [j for j in by_text.get((f.corpus, f.path, f.code, f.text), []) if id(j) not in used] or [
+            j for j in by_line.get((f.corpus, f.path, f.code, f.line), []) if id(j) not in used]
         if not candidates:
             out.append(None)
             continue
-        best = min(candidates, key=lambda j: (id(j) in used, abs(j.line - f.line)))
+        best = min(candidates, key=lambda j: abs(j.line - f.line))
         used.add(id(best))
         out.append(best)
     return out, [j for j in judgments if id(j) not in used]

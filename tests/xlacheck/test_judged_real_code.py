@@ -168,9 +168,17 @@ def test_match_takes_one_judgment_per_finding_on_a_line() -> None:
     second = scorer.Judgment(1, "a/b", "m.py", 10, "XLA250", "x[m] = y[m]", "false", "r")
     verdicts, stale = scorer.match([finding, other], [first, second])
     assert [j.verdict for j in verdicts] == ["true", "false"] and stale == []
-    # one judgment, two findings: both take it; moved text still matches the nearest judgment
+    # one judgment, two findings: the judgment is of one of them, the other is unjudged (review20: it was
+    # counted judged, so a new finding on a line whose text repeats a judged one was never listed)
     verdicts, stale = scorer.match([finding, other], [second])
-    assert [j.verdict for j in verdicts] == ["false", "false"] and stale == []
+    assert verdicts == [second, None] and stale == []
+    elsewhere = scorer.Finding(1, "a/b", "torch", "m.py", 80, 5, "XLA250", "msg", "x[m] = y[m]")
+    verdicts, stale = scorer.match([finding, elsewhere], [first])
+    assert verdicts == [first, None] and stale == []
+    # a finding whose text changed falls back to an unused judgment of its line
+    changed = scorer.Finding(1, "a/b", "torch", "m.py", 10, 5, "XLA250", "msg", "x[mask] = y[mask]")
+    verdicts, stale = scorer.match([finding, changed], [first, second])
+    assert verdicts == [first, second] and stale == []
     moved = scorer.Finding(1, "a/b", "torch", "m.py", 30, 5, "XLA250", "msg", "x[m] = y[m]")
     near = scorer.Judgment(1, "a/b", "m.py", 28, "XLA250", "x[m] = y[m]", "true°", "r")
     verdicts, stale = scorer.match([moved], [second, near])
