@@ -207,3 +207,21 @@ def test_committed_manifests_and_judgments_are_well_formed() -> None:
                 assert isinstance(raw["preview"], bool) and raw["line"] > 0 and raw["text"], raw
         judged = scorer.load_judgments(batch)
         assert all(j.corpus in corpora for j in judged), sorted({j.corpus for j in judged} - set(corpora))
+
+
+def test_tf_corpus_files_are_not_dropped_by_gitignore_or_default_excludes(tmp_path: Path) -> None:
+    """review20: the CLI respected a .gitignore inside an exported corpus (every exported file is tracked there)
+    and skipped build/, dist/ ... folders silently, while the manifest's lines count them."""
+    scorer = _load("judged_real_code", ROOT / "benchmarks" / "judged_real_code.py")
+    root, manifests = tmp_path / "corpora", tmp_path / "real_code"
+    corpus = root / "5" / "tf" / "a+b"
+    (corpus / "build").mkdir(parents=True)
+    (corpus / "m.py").write_text(TF_FILE)
+    (corpus / "build" / "gen.py").write_text(TF_FILE)
+    (corpus / ".gitignore").write_text("m.py\n")
+    manifests.mkdir()
+    (manifests / "manifest-5.json").write_text(json.dumps(
+        [{"corpus": "a/b", "commit": "0" * 40, "kind": "tf", "subdirs": [], "lines": 32, "note": ""}]))
+    report = scorer.score(root, [5], False, directory=manifests)
+    assert report["corpora"][0]["findings"] == 2 and report["corpora"][0]["unjudged"] == 2
+    assert report["errors"] == ["not linted: 5 a/b build/gen.py: in a build/ folder, which the CLI excludes by default"]
