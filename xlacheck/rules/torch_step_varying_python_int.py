@@ -12,6 +12,8 @@ from xlacheck.analysis.torch_model import (
     STRUCT,
     TENSOR,
     TorchFacts,
+    moves_off_cpu,
+    names_off_cpu,
     recompiles,
 )
 from xlacheck.diagnostics import Severity
@@ -111,7 +113,13 @@ def _python_int_by_use(name: str, func: ast.FunctionDef | ast.AsyncFunctionDef) 
     (``range(start + 1, end)``, ``h[:, start:end]``). A step function's argument used so is a position,
     not an index tensor, so an index with it is a constant of the graph (table: int_index)."""
     def mentions(e: ast.expr | None) -> bool:
-        return e is not None and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(e))
+        # the argument itself or arithmetic on it (`start + 1`), not its length or shape (`len(idx)`,
+        # `idx.shape[0]`: a sequence or an index tensor has those too)
+        if isinstance(e, ast.Name):
+            return e.id == name
+        if isinstance(e, ast.BinOp):
+            return mentions(e.left) or mentions(e.right)
+        return isinstance(e, ast.UnaryOp) and mentions(e.operand)
 
     for n in ast.walk(func):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "range" \
@@ -162,15 +170,17 @@ def _padded_to_longest(e: ast.expr, func: ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def _reaches_device(call: ast.Call, stmt: ast.AST | None, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """The factory builds on a device (``device=``), or the name it is assigned to is moved later in ``func``
-    (``ids.to(self.device)``): a padded batch that stays on the CPU costs the XLA graph nothing."""
-    if any(k.arg == "device" for k in call.keywords):
+    """The factory builds on a device (``device=`` not the CPU), or the name it is assigned to is moved off the
+    CPU later in ``func`` (``ids.to(self.device)``, not ``ids.to(torch.long)``): a padded batch that stays on
+    the CPU costs the XLA graph nothing."""
+    if names_off_cpu(k.value for k in call.keywords if k.arg == "device"):
         return True
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
         return False
     name = stmt.targets[0].id
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("to", "cuda")
-               and isinstance(n.func.value, ast.Name) and n.func.value.id == name for n in ast.walk(func))
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+               and n.func.value.id == name and (n.func.attr == "cuda" or n.func.attr == "to" and moves_off_cpu(n))
+               for n in ast.walk(func))
 
 
 def _runs_tensor_ops(loop: ast.For, torch: TorchFacts) -> bool:
