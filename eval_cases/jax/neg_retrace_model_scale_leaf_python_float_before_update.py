@@ -1,10 +1,15 @@
-"""Source: https://github.com/patrick-kidger/equinox/issues/640 ("Best way to check why a function is recompiled under `filter_jit`?": a step compiled twice because of type promotion on a leaf). Here the fix: the scalar parameter is created as an explicitly typed float32 array, so the model the step returns has exactly the leaf types it was given."""
+"""Source: https://github.com/patrick-kidger/equinox/issues/640 ("Best way to check why a function is recompiled under `filter_jit`?": a step compiled twice because of type promotion on a leaf). Here the fix: the scalar parameter is created as an explicitly typed float32 array, so the model and the Adam-style moments the step returns have exactly the leaf types they were given."""
 import jax
 import jax.numpy as jnp
 
 
 def init_model(n_pix):
     return {"pupil": jnp.ones((n_pix, n_pix)), "log_flux": jnp.zeros((), jnp.float32)}
+
+
+def init_adam(model):
+    zeros = jax.tree_util.tree_map(jnp.zeros_like, model)
+    return {"mu": zeros, "nu": zeros, "count": jnp.zeros((), jnp.int32)}
 
 
 def psf(model, aberration):
@@ -18,16 +23,22 @@ def loss_fn(model, aberration, data):
 
 
 @jax.jit
-def step_fn(model, aberration, data):
+def step_fn(model, opt_state, aberration, data):
     loss, grads = jax.value_and_grad(loss_fn)(model, aberration, data)
-    model = jax.tree_util.tree_map(lambda p, g: p - 0.1 * g, model, grads)
-    return model, loss
+    count = opt_state["count"] + 1
+    mu = jax.tree_util.tree_map(lambda m, g: 0.9 * m + 0.1 * g, opt_state["mu"], grads)
+    nu = jax.tree_util.tree_map(lambda v, g: 0.999 * v + 0.001 * g * g, opt_state["nu"], grads)
+    c1 = 1 - 0.9 ** count
+    c2 = 1 - 0.999 ** count
+    model = jax.tree_util.tree_map(lambda p, m, v: p - 0.01 * (m / c1) / (jnp.sqrt(v / c2) + 1e-8), model, mu, nu)
+    return model, {"mu": mu, "nu": nu, "count": count}, loss
 
 
 def fit(aberration, data, n_steps=4):
     model = init_model(aberration.shape[0])
+    opt_state = init_adam(model)
     for _ in range(n_steps):
-        model, loss = step_fn(model, aberration, data)
+        model, opt_state, loss = step_fn(model, opt_state, aberration, data)
     return model, loss
 
 
@@ -38,8 +49,18 @@ def _inputs():
 
 
 def ENTRY():
-    return step_fn, (init_model(4), *_inputs())
+    model = init_model(4)
+    return step_fn, (model, init_adam(model), *_inputs())
+
+
+def _f32(v):
+    return jnp.asarray(v, jnp.float32)
 
 
 def ALT_ARGS():
-    return [({"pupil": jnp.full((4, 4), 0.99, jnp.float32), "log_flux": jnp.asarray(0.01, jnp.float32)}, *_inputs())]
+    # the model and optimizer state as the first and the second step hand them back
+    model = {"pupil": jnp.full((4, 4), 0.99, jnp.float32), "log_flux": _f32(0.01)}
+    moments = {"pupil": jnp.full((4, 4), 0.001, jnp.float32), "log_flux": _f32(0.001)}
+    state1 = {"mu": moments, "nu": moments, "count": jnp.asarray(1, jnp.int32)}
+    state2 = {"mu": moments, "nu": moments, "count": jnp.asarray(2, jnp.int32)}
+    return [(model, state1, *_inputs()), (model, state2, *_inputs())]
