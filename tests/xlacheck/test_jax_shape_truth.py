@@ -144,3 +144,28 @@ def test_xla206_jax_loop_carry_examples_against_jax(kind: str):
         else:
             with pytest.raises(TypeError, match="carry"):
                 namespace[entry](*args)
+
+
+@pytest.mark.parametrize("kind", ["valid", "invalid"])
+def test_xla328_examples_against_jax(kind: str):
+    """XLA328's examples run as JAX runs them: state a lax body stores on `self` or in a `nonlocal` and the
+    caller reads after the loop raises UnexpectedTracerError (called from plain Python and under jax.jit);
+    the VALID forms run."""
+    import jax.numpy as jnp
+    from xlacheck.rules.tracer_leaked_from_lax_body import TracerLeakedFromLaxBody
+    examples = TracerLeakedFromLaxBody.VALID if kind == "valid" else TracerLeakedFromLaxBody.INVALID
+    xs = jnp.arange(6.0).reshape(3, 2)
+    for example in examples:
+        namespace: dict = {}
+        exec(compile(example.code, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+        if "Core" in namespace:
+            run = namespace["Core"](jnp.eye(2) * 0.5)
+            calls = [lambda: run(xs, jnp.zeros(2)), lambda: jax.jit(run)(xs, jnp.zeros(2))]
+        else:
+            calls = [lambda: namespace["total"](xs[:, 0] + 1.0), lambda: jax.jit(namespace["total"])(xs[:, 0] + 1.0)]
+        for call in calls:
+            if kind == "valid":
+                call()
+            else:
+                with pytest.raises(jax.errors.UnexpectedTracerError):
+                    call()
