@@ -152,6 +152,7 @@ def test_xla328_examples_against_jax(kind: str):
     caller reads after the loop raises UnexpectedTracerError (called from plain Python and under jax.jit);
     the VALID forms run."""
     import jax.numpy as jnp
+
     from xlacheck.rules.tracer_leaked_from_lax_body import TracerLeakedFromLaxBody
     examples = TracerLeakedFromLaxBody.VALID if kind == "valid" else TracerLeakedFromLaxBody.INVALID
     xs = jnp.arange(6.0).reshape(3, 2)
