@@ -160,13 +160,12 @@ def test_xla328_examples_against_jax(kind: str):
         namespace: dict = {}
         exec(compile(example.code, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
         if "Core" in namespace:
-            run = namespace["Core"](jnp.eye(2) * 0.5)
-            calls = [lambda: run(xs, jnp.zeros(2)), lambda: jax.jit(run)(xs, jnp.zeros(2))]
+            fn, args = namespace["Core"](jnp.eye(2) * 0.5), (xs, jnp.zeros(2))
         else:
-            calls = [lambda: namespace["total"](xs[:, 0] + 1.0), lambda: jax.jit(namespace["total"])(xs[:, 0] + 1.0)]
-        for call in calls:
+            fn, args = namespace["total"], (xs[:, 0] + 1.0,)
+        for call in (fn, jax.jit(fn)):
             if kind == "valid":
-                call()
+                call(*args)
             else:
                 with pytest.raises(jax.errors.UnexpectedTracerError):
-                    call()
+                    call(*args)
