@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.tables import JAX_TRACING_PRIMITIVES
+from xlacheck.analysis.values import TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 _Body = ast.FunctionDef | ast.AsyncFunctionDef
@@ -71,6 +72,11 @@ class TracerLeakedFromLaxBody(Rule):
                 "        self.calls = 1\n        return jnp.tanh(x @ self.w + h), h\n"
                 "    def __call__(self, xs, h0):\n        self.out = jax.lax.scan(self.cell, h0, xs)[1]\n"
                 "        return self.out\n"),
+        # a Python counter of how often the body is traced: a Python int, not a tracer
+        Example("import jax\nclass Core:\n    def __init__(self):\n        self.traces = 0\n"
+                "    def body(self, i, c):\n        self.traces = self.traces + 1\n        return c * 2.0\n"
+                "    def __call__(self, x):\n        out = jax.lax.fori_loop(0, 3, self.body, x)\n"
+                "        return out, self.traces\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\nclass Core:\n    def __init__(self, w):\n"
@@ -101,6 +107,8 @@ class TracerLeakedFromLaxBody(Rule):
         if not why.startswith("traced by jax.lax.") or node.value is None or not _computed(node.value) \
                 or not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return
+        if not ctx.flags(node.value) & TENSOR:
+            return  # a Python value (a trace-time counter): no tracer is stored
         primitive = why[len("traced by "):]
         for target, shown in _stored_outside(node, body):
             for caller, call in _callers(body, ctx):
