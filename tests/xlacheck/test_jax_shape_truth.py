@@ -171,3 +171,14 @@ def test_xla328_examples_against_jax(kind: str):
             else:
                 with pytest.raises(jax.errors.UnexpectedTracerError):
                     call(*args)
+
+
+def test_indexed_update_min_takes_values_not_an_axis():
+    """``x.at[j].min(r)`` is an indexed update (XLA207 VALID, optax's Hungarian algorithm): it compiles
+    under jax.jit with a traced ``r``, so it is not ``x.min(axis=r)``."""
+    from xlacheck.rules.jax_traced_shape import JaxTracedShape
+    src = next(e.code for e in JaxTracedShape.VALID if ".at[j].min(" in e.code)
+    assert "XLA207" not in {d.code for d in check_source(src, "case.py").diagnostics}
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    namespace["relax"](jax.numpy.arange(3.0))
