@@ -99,6 +99,7 @@ from xlacheck.rules.torch_schedule_scalar_special_value import TorchScheduleScal
 from xlacheck.rules.torch_step_varying_python_int import TorchStepVaryingPythonInt
 from xlacheck.rules.torch_tensor_grows_every_step import TorchTensorGrowsEveryStep
 from xlacheck.rules.traced_value_hashed import TracedValueHashed
+from xlacheck.rules.tracer_leaked_from_lax_body import TracerLeakedFromLaxBody
 from xlacheck.rules.trained_gradient_without_xla_kernel import TrainedGradientWithoutXlaKernel
 from xlacheck.rules.transformed_function_to_jit_per_call import TransformedFunctionToJitPerCall
 from xlacheck.rules.unhashable_static_argument import UnhashableStaticArgument
@@ -161,6 +162,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TfFunctionInputMutated,
     LayerReturnedFromTracedCall,
     OperationReturnedFromTracedCall,
+    TracerLeakedFromLaxBody,
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA
     CompiledModelLayerWithoutKernel,  # a module rule: a model compiled with jit_compile=True
