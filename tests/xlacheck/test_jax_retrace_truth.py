@@ -702,3 +702,23 @@ def test_eager_concatenate_of_grown_array_compiles_every_iteration():
     finally:
         active[0] = False
     assert len(compiles) >= 4  # one concatenate per new length (plus the zeros)
+
+
+def test_list_of_windows_with_a_shorter_last_compiles_twice_but_padded_once():
+    """XLA416 on ``batches = [data[i:i + bs] for i in range(0, len(data), bs)]`` iterated by the
+    training loop (10 rows in windows of 4: 4, 4, 2, two compiles); the array padded by
+    ``(-n) % bs`` first gives one shape."""
+    bad = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(p, xb):\n    return p + xb.sum()\n"
+           "def train(p, data, bs, epochs):\n    batches = [data[i:i + bs] for i in range(0, len(data), bs)]\n"
+           "    for _ in range(epochs):\n        for xb in batches:\n            p = step(p, xb)\n    return p\n")
+    assert "XLA416" in _codes(bad)
+    ns = _run(bad)
+    ns["train"](jax.numpy.float32(0.0), jax.numpy.ones(10), 4, 2)
+    assert ns["step"]._cache_size() == 2
+    good = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(p, xb):\n    return p + xb.sum()\n"
+            "def train(p, data, bs):\n    n = data.shape[0]\n    padded = jnp.pad(data, (0, (-n) % bs))\n"
+            "    for i in range(0, padded.shape[0], bs):\n        p = step(p, padded[i:i + bs])\n    return p\n")
+    assert "XLA416" not in _codes(good)
+    ns = _run(good)
+    ns["train"](jax.numpy.float32(0.0), jax.numpy.ones(10), 4)
+    assert ns["step"]._cache_size() == 1
