@@ -183,6 +183,17 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
             def apply(windows, chunk):
                 return [predict(windows[i:i + chunk]) for i in range(0, len(windows), chunk)]
         """),
+        # rows padded by hand to a fixed length: one shape
+        Example("""
+            import tensorflow as tf
+            PAD_TO = 8
+            @tf.function(jit_compile=True)
+            def generate(ids):
+                return tf.reduce_sum(ids, axis=1)
+            def evaluate(prompt_batches):
+                for prompts in prompt_batches:
+                    generate(tf.constant([[0] * (PAD_TO - len(p)) + p for p in prompts], tf.int32))
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(prefix):\n"
@@ -315,6 +326,23 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                             'remainder); drop the remainder (`range(0, len(x) - bs + 1, bs)`) or pad the last batch '
                             'to the full size with a mask'),
                 )),
+        # rows padded by hand to each batch's own longest
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def generate(ids):
+                return tf.reduce_sum(ids, axis=1)
+            def evaluate(prompt_batches):
+                for prompts in prompt_batches:
+                    longest = max(len(p) for p in prompts)
+                    generate(tf.constant([[0] * (longest - len(p)) + p for p in prompts], tf.int32))
+        """,
+                expected=(
+                    (8, 18, 'argument `ids` of tf.function `generate` is sized by `longest`, which changes on every '
+                            'iteration: each call passes a new shape, so it traces and XLA compiles again every '
+                            'iteration; pass the fixed-size buffer with the position (or a mask), or bucket the '
+                            'lengths'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -351,7 +379,7 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                 hit = _hit(index, arg, varying, loops)
                 if hit is not None:
                     item, name, how = hit
-                    what = f"argument `{param}`" if item is arg else f"an item of argument `{param}`"
+                    what = _argument(param) if item is arg else f"an item of {_argument(param)}"
                     ctx.report(self, arg, f"{what} of tf.function `{tfn.name}` is {how} `{name}`, "
                                           "which changes on every iteration: each call passes a new shape, so it "
                                           f"traces{compiles} again every iteration; pass the fixed-size buffer with "
@@ -370,8 +398,7 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
         for param, arg in bound:
             window = remainder_window(ctx.index, arg, loops, _SHAPE_KEEPING)
             if window is not None:
-                what = f"argument {int(param[1:]) + 1}" if param.startswith("#") else f"argument `{param}`"
-                ctx.report(self, arg, f"{what} of tf.function `{callee}` {window.origin()} "
+                ctx.report(self, arg, f"{_argument(param)} of tf.function `{callee}` {window.origin()} "
                                       f"{window.slice_text()}: {window.last_shorter()}, a new shape, so it "
                                       f"traces{compiles} again for it (once per distinct remainder); drop the "
                                       "remainder (`range(0, len(x) - bs + 1, bs)`) or pad the last batch to the "
@@ -433,6 +460,11 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                                           f"traces{compiles} again every iteration; pass the fixed-size buffer with "
                                           "the position (or a mask), or bucket the lengths")
                     return
+
+
+def _argument(param: str) -> str:
+    """``argument `x` ``, or ``argument 2`` for a parameter known only by its position (``#1``)."""
+    return f"argument {int(param[1:]) + 1}" if param.startswith("#") else f"argument `{param}`"
 
 
 def _hit(index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST]
@@ -512,10 +544,30 @@ def _varying_shape_argument(index: ModuleIndex, arg: ast.expr, varying: set[str]
     if func in _SHAPED_BY_ARGUMENT:
         shape = next((k.value for k in arg.keywords if k.arg in ("shape", "dims")), arg.args[0] if arg.args else None)
         return _moving_name(shape, varying, index)
+    if func in _FROM_ROWS and arg.args:
+        return _padded_rows(arg.args[0], varying, index)
     if func in _RANGES:
         bounds = [*arg.args[:2], *(k.value for k in arg.keywords if k.arg in ("start", "limit", "stop"))]
         moving = [m for b in bounds if (m := _moving_name(b, varying, index)) is not None]
         return moving[0] if len(moving) == 1 else None
+    return None
+
+
+# Constructors from nested Python lists: the shape is the lists' lengths.
+_FROM_ROWS = frozenset({"tf.constant", "tf.convert_to_tensor", "np.array", "np.asarray"})
+
+
+def _padded_rows(rows: ast.expr, varying: set[str], index: ModuleIndex) -> str | None:
+    """The loop-varying name that sets the length of the rows of a comprehension padded by hand:
+    ``[[pad] * (longest - len(p)) + p for p in prompts]`` with ``longest = max(len(p) for p in
+    prompts)`` in the loop (each batch padded to its own longest: a new shape per longest length)."""
+    if not isinstance(rows, ast.ListComp):
+        return None
+    for node in ast.walk(rows.elt):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            for seq, count in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(seq, (ast.List, ast.Tuple)) and (name := _moving_name(count, varying, index)):
+                    return name
     return None
 
 
