@@ -722,3 +722,22 @@ def test_list_of_windows_with_a_shorter_last_compiles_twice_but_padded_once():
     ns = _run(good)
     ns["train"](jax.numpy.float32(0.0), jax.numpy.ones(10), 4)
     assert ns["step"]._cache_size() == 1
+
+
+def test_rows_padded_to_each_batch_longest_compile_per_length():
+    """XLA416 on ``jnp.array([[0] * (longest - len(p)) + p for p in prompts])`` with ``longest`` each
+    batch's own maximum (3, 5, 2: three compiles); padded to a constant length, one."""
+    bad = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef generate(ids):\n    return ids.sum(axis=1)\n"
+           "def evaluate(prompt_batches):\n    for prompts in prompt_batches:\n"
+           "        longest = max(len(p) for p in prompts)\n"
+           "        generate(jnp.array([[0] * (longest - len(p)) + p for p in prompts]))\n")
+    good = bad.replace("(longest - len(p))", "(8 - len(p))")
+    assert "XLA416" in _codes(bad)
+    assert "XLA416" not in _codes(good)
+    batches = [[[1, 2, 3], [4, 5]], [[1, 2], [3, 4, 5, 6, 7]], [[1], [2, 3]]]
+    ns = _run(bad)
+    ns["evaluate"](batches)
+    assert ns["generate"]._cache_size() == 3
+    ns = _run(good)
+    ns["evaluate"](batches)
+    assert ns["generate"]._cache_size() == 1

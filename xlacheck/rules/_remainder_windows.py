@@ -1,4 +1,7 @@
-"""Fixed-width windows whose last one is shorter: one home for XLA412 (tf.function) and XLA416 (jax.jit).
+"""Batches whose shape follows the data: one home for XLA412 (tf.function) and XLA416 (jax.jit).
+
+Rows padded by hand to a length that changes per batch (:func:`padded_rows`), and fixed-width
+windows whose last one is shorter (:func:`remainder_window`).
 
 ``x[i:i + bs]`` for ``i`` in ``range(0, n, bs)`` (or ``x[i * bs:(i + 1) * bs]`` for ``i`` in
 ``range(ceil(n / bs))``) has ``bs`` rows on every pass but the last, which has ``n % bs`` unless
@@ -19,12 +22,29 @@ plain name (a parameter or a local count) counts: other expressions are not judg
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from xlacheck.analysis.module_index import ModuleIndex
 
 _COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp)
+# Constructors from nested Python lists: the shape is the lists' lengths.
+FROM_ROWS = frozenset({"tf.constant", "tf.convert_to_tensor", "np.array", "np.asarray", "jnp.array", "jnp.asarray"})
+
+
+def padded_rows(rows: ast.expr, moving: Callable[[ast.expr], str | None]) -> str | None:
+    """The loop-varying name (``moving`` says which a count reads) that sets the length of the rows
+    of a comprehension padded by hand: ``[[pad] * (longest - len(p)) + p for p in prompts]`` with
+    ``longest = max(len(p) for p in prompts)`` in the loop (each batch padded to its own longest: a
+    new shape per longest length; padded to a constant, one shape)."""
+    if not isinstance(rows, ast.ListComp):
+        return None
+    for node in ast.walk(rows.elt):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            for seq, count in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(seq, (ast.List, ast.Tuple)) and (name := moving(count)):
+                    return name
+    return None
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from xlacheck.rules._recompile_scope import (
     runs_traced,
     varying_slice,
 )
-from xlacheck.rules._remainder_windows import remainder_window
+from xlacheck.rules._remainder_windows import FROM_ROWS, padded_rows, remainder_window
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -127,6 +127,10 @@ class JitArgumentShapePerIteration(ModuleRule):
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(p, xb):\n    return p + xb.sum()\n"
                 "def train(p, data, bs):\n    n = data.shape[0]\n    padded = jnp.pad(data, (0, (-n) % bs))\n"
                 "    for i in range(0, padded.shape[0], bs):\n        p = step(p, padded[i:i + bs])\n    return p\n"),
+        # rows padded by hand to a constant length: one shape
+        Example("import jax\nimport numpy as np\n@jax.jit\ndef generate(ids):\n    return ids.sum(axis=1)\n"
+                "def evaluate(prompt_batches):\n    for prompts in prompt_batches:\n"
+                "        generate(np.array([[0] * (16 - len(p)) + p for p in prompts]))\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef decode_step(params, prefix):\n"
@@ -220,6 +224,17 @@ class JitArgumentShapePerIteration(ModuleRule):
                              'whenever len(data) is not a multiple of bs, so jax.jit compiles again for its shape '
                              '(once per distinct remainder, e.g. each data set); drop the remainder or pad the last '
                              'batch to the full size with a mask'),
+                )),
+        # rows padded by hand to each batch's own longest
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef generate(ids):\n    return ids.sum(axis=1)\n"
+                "def evaluate(prompt_batches):\n    for prompts in prompt_batches:\n"
+                "        longest = max(len(p) for p in prompts)\n"
+                "        generate(jnp.array([[0] * (longest - len(p)) + p for p in prompts]))\n",
+                expected=(
+                    (9, 18, 'argument `ids` of jitted `generate` is built by jnp.array of rows padded by hand with '
+                            'a size from `longest`, which changes on every iteration: each call passes a new shape, '
+                            'so jax.jit traces and compiles again every iteration; pass a fixed-size (padded) array '
+                            'with the position or a mask, or bucket the lengths'),
                 )),
     )
 
@@ -381,6 +396,9 @@ class JitArgumentShapePerIteration(ModuleRule):
         if not isinstance(arg, ast.Call):
             return None
         name = index.aliases.resolve(arg.func)
+        if name in FROM_ROWS and arg.args:  # rows padded by hand to a per-batch length
+            hit = padded_rows(arg.args[0], lambda count: _varying_read(count, varying))
+            return (f"{name} of rows padded by hand", hit) if hit is not None else None
         if name is None or not name.startswith(("jnp.", "jax.numpy.", "jax.random.", "random.")):
             return None
         for param, value in static_arguments(name, arg):
@@ -390,3 +408,13 @@ class JitArgumentShapePerIteration(ModuleRule):
             if hit is not None:
                 return name, hit
         return None
+
+
+def _varying_read(node: ast.expr, varying: set[str]) -> str | None:
+    """A loop-varying name ``node`` reads, apart from inside ``len(...)`` (a row's own length)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+        return None
+    if isinstance(node, ast.Name):
+        return node.id if node.id in varying else None
+    return next((m for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)
+                 and (m := _varying_read(child, varying)) is not None), None)

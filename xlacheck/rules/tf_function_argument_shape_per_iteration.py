@@ -15,7 +15,7 @@ from xlacheck.rules._recompile_scope import (
     runs_traced,
     varying_slice,
 )
-from xlacheck.rules._remainder_windows import remainder_window
+from xlacheck.rules._remainder_windows import FROM_ROWS, padded_rows, remainder_window
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -544,30 +544,12 @@ def _varying_shape_argument(index: ModuleIndex, arg: ast.expr, varying: set[str]
     if func in _SHAPED_BY_ARGUMENT:
         shape = next((k.value for k in arg.keywords if k.arg in ("shape", "dims")), arg.args[0] if arg.args else None)
         return _moving_name(shape, varying, index)
-    if func in _FROM_ROWS and arg.args:
-        return _padded_rows(arg.args[0], varying, index)
+    if func in FROM_ROWS and arg.args:
+        return padded_rows(arg.args[0], lambda count: _moving_name(count, varying, index))
     if func in _RANGES:
         bounds = [*arg.args[:2], *(k.value for k in arg.keywords if k.arg in ("start", "limit", "stop"))]
         moving = [m for b in bounds if (m := _moving_name(b, varying, index)) is not None]
         return moving[0] if len(moving) == 1 else None
-    return None
-
-
-# Constructors from nested Python lists: the shape is the lists' lengths.
-_FROM_ROWS = frozenset({"tf.constant", "tf.convert_to_tensor", "np.array", "np.asarray"})
-
-
-def _padded_rows(rows: ast.expr, varying: set[str], index: ModuleIndex) -> str | None:
-    """The loop-varying name that sets the length of the rows of a comprehension padded by hand:
-    ``[[pad] * (longest - len(p)) + p for p in prompts]`` with ``longest = max(len(p) for p in
-    prompts)`` in the loop (each batch padded to its own longest: a new shape per longest length)."""
-    if not isinstance(rows, ast.ListComp):
-        return None
-    for node in ast.walk(rows.elt):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-            for seq, count in ((node.left, node.right), (node.right, node.left)):
-                if isinstance(seq, (ast.List, ast.Tuple)) and (name := _moving_name(count, varying, index)):
-                    return name
     return None
 
 
