@@ -668,6 +668,16 @@ JIT_SITES = {
         "def helper(x, size):\n    return jnp.zeros((size,)) + jnp.sum(x)\n\n\n"
         "@jax.jit\ndef step(x, n):\n    return helper(x, n + 1) * 2.0\n",
         "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
+    # a closure (a loss function inside the step) reads the step's parameter: static where the step is jitted
+    "closure_of_the_jitted_function": (
+        "def step_fn(x, n):\n    def loss(y):\n        return jnp.zeros((n,)) + jnp.sum(y)\n\n"
+        "    return loss(x) * 2.0\n\n\nstep = jax.jit(step_fn)\n",
+        "step = jax.jit(step_fn, static_argnames=(\"n\",))\n", "step"),
+    "helper_called_from_a_closure": (
+        "def helper(x, size):\n    return jnp.zeros((size,)) + jnp.sum(x)\n\n\n"
+        "@jax.jit\ndef step(x, n):\n    def loss(y):\n        return helper(y, n) * 2.0\n\n"
+        "    return jax.grad(lambda y: jnp.sum(loss(y)))(x) + loss(x)[0]\n",
+        "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
     # a method wrapped bound: static_argnums count from the parameter after `self`
     "bound_method": ("class Model:\n    def __init__(self):\n"
                      "        self.step = jax.jit(self.pad, static_argnums=(2,))\n\n"
@@ -708,7 +718,12 @@ def test_a_size_is_not_made_static_where_the_function_is_handed_on_unseen():
                  "def helper(x, n):\n    return jnp.zeros((n,))\n\n\n@jax.jit\ndef step(x):\n"
                  "    return helper(x, jnp.sum(x > 0))\n",
                  "def helper(x, n):\n    return jnp.zeros((n,))\n\n\nfns = [helper]\n\n\n@jax.jit\ndef step(x, n):\n"
-                 "    return helper(x, n)\n"):
+                 "    return helper(x, n)\n",
+                 # a closure variable the enclosing function rebinds from data, or a local of the closure's own
+                 "@jax.jit\ndef step(x, n):\n    n = n + jnp.sum(x > 0)\n\n    def loss(y):\n"
+                 "        return jnp.zeros((n,))\n\n    return loss(x)\n",
+                 "@jax.jit\ndef step(x, n):\n    def loss(y, n=jnp.sum(x > 0)):\n"
+                 "        return jnp.zeros((n,))\n\n    return loss(x)\n"):
         source = HEADER + body
         tree = ast.parse(source)
         node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")
