@@ -341,6 +341,28 @@ MASKS = {
     "count_of_a_comparison_in_a_selection": (
         "def big(b, m):\n    return jnp.count_nonzero(b[m > 0.5] > 1.0) + b\n", "b[m > 0.5]",
         "return jnp.sum((b > 1.0) != 0, where=m > 0.5) + b\n"),
+    # a reduction over axis 0 of a selection: the axes the mask covers, the mask broadcast over the trailing ones
+    # (masks over rows or over every axis), and a product on the right by a matrix read row by row
+    "mean_over_axis_0_of_rows_selected_by_a_row_mask": (
+        "def rows(b, m):\n    x = b.reshape(2, 2)\n    k = m[:2] > 0.5\n    return jnp.mean(x[k], axis=0)\n", "x[k]",
+        "return jnp.mean(x, axis=tuple(range(jnp.ndim(k))), where=jnp.expand_dims(k, tuple(range(jnp.ndim(k), "
+        "x.ndim))))\n"),
+    "sum_method_over_axis_0_of_a_mask_of_every_axis": (
+        "def every(b, m):\n    x = b.reshape(2, 2)\n    return x[m.reshape(2, 2) > 0.5].sum(0) * 2.0\n",
+        "x[m.reshape(2, 2) > 0.5]", "x.sum(axis=tuple(range(jnp.ndim((m.reshape(2, 2) > 0.5)))), "),
+    "mean_over_axis_0_of_a_prefix_times_a_matrix": (
+        "def project(b, m):\n    w = jnp.ones((1, 3)) * jnp.arange(3.0)\n"
+        "    valid = b.reshape(4, 1)[:jnp.sum(m > 0.5)]\n    return jnp.mean(valid @ w, axis=0)\n",
+        "b.reshape(4, 1)[:jnp.sum(m > 0.5)]",
+        "return jnp.mean(b.reshape(4, 1) @ w, axis=0, where=jnp.expand_dims(jnp.arange(b.reshape(4, 1).shape[0]) < "),
+    "mean_over_axis_0_of_a_bound_prefix": (
+        "def prefix_rows(b, m):\n    x = b.reshape(2, 2)\n    n = jnp.sum(m > 0.5) // 2\n    valid = x[:n]\n"
+        "    return jnp.mean(valid * 2.0, axis=0)\n", "x[:n]",
+        "    return jnp.mean(valid * 2.0, axis=0, where=valid_mask)\n"),
+    "max_over_axis_0_of_masked_rows_times_a_matrix": (
+        "def peak(b, m):\n    x = b.reshape(2, 2)\n    params = {'w': jnp.eye(2) * 2.0}\n"
+        "    return jnp.max(x[m[1:3] > 0.5] @ params['w'], axis=0)\n", "x[m[1:3] > 0.5]",
+        "jnp.max(x @ params['w'], axis=tuple(range(jnp.ndim((m[1:3] > 0.5)))), "),
     "logsumexp_of_a_named_selection": (
         "def lse(b, m):\n    sel = b[m > 0.5]\n    return jax.nn.logsumexp(sel * 2.0)\n", "b[m > 0.5]",
         "return jax.nn.logsumexp(b * 2.0, where=m > 0.5)\n"),
@@ -581,7 +603,12 @@ def test_a_host_read_that_sizes_a_shape_or_is_formatted_is_not_rewritten():
 
 
 def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
-    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0], axis=0)\n", "b[m > 0]") is None
+    # axis 0 is the selection's own (rewritten above); any other axis, or keepdims, is not
+    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0], axis=1)\n", "b[m > 0]") is None
+    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0], axis=0, keepdims=True)\n", "b[m > 0]") is None
+    # a matrix product whose right operand is selected, or outside a reduction over axis 0
+    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0] @ b[m > 0], axis=0)\n", "b[m > 0]") is None
+    assert mask_fix(HEADER + "def f(b, w, m):\n    return jnp.sum(b[m > 0] @ w)\n", "b[m > 0]") is None
     assert mask_fix(HEADER + "def f(b, i):\n    return jnp.sum(b[i] * b[i > 0])\n", "b[i > 0]") is None
     # a coordinate read again elsewhere: the unpacking stays, so no fix
     assert mask_fix(HEADER + "def f(b, m):\n    (k,) = jnp.nonzero(m)\n    return b.at[k].set(0.0), k\n",
