@@ -363,6 +363,9 @@ MASKS = {
         "def peak(b, m):\n    x = b.reshape(2, 2)\n    params = {'w': jnp.eye(2) * 2.0}\n"
         "    return jnp.max(x[m[1:3] > 0.5] @ params['w'], axis=0)\n", "x[m[1:3] > 0.5]",
         "jnp.max(x @ params['w'], axis=tuple(range(jnp.ndim((m[1:3] > 0.5)))), "),
+    "mean_over_axis_1_of_a_column_prefix": (
+        "def cols(b, m):\n    x = b.reshape(2, 2)\n    n = jnp.sum(m > 0.5) // 2\n    return jnp.mean(x[:, :n], axis=1)\n",
+        "x[:, :n]", "return jnp.mean(x, axis=1, where=jax.lax.broadcasted_iota(jnp.int32, x.shape, 1) < n)\n"),
     "logsumexp_of_a_named_selection": (
         "def lse(b, m):\n    sel = b[m > 0.5]\n    return jax.nn.logsumexp(sel * 2.0)\n", "b[m > 0.5]",
         "return jax.nn.logsumexp(b * 2.0, where=m > 0.5)\n"),
@@ -605,6 +608,8 @@ def test_a_host_read_that_sizes_a_shape_or_is_formatted_is_not_rewritten():
 def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
     # axis 0 is the selection's own (rewritten above); any other axis, or keepdims, is not
     assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0], axis=1)\n", "b[m > 0]") is None
+    assert mask_fix(HEADER + "def f(b, n):\n    x = b.reshape(2, 2)\n    return jnp.sum(x[:, :n], axis=0)\n",
+                    "x[:, :n]") is None  # a column prefix summed over the rows keeps the traced length
     assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0], axis=0, keepdims=True)\n", "b[m > 0]") is None
     # a matrix product whose right operand is selected, or outside a reduction over axis 0
     assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0] @ b[m > 0], axis=0)\n", "b[m > 0]") is None

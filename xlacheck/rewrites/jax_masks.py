@@ -263,10 +263,10 @@ def _selects_nothing(src: Source, jnp: str, node: ast.expr, named: Named | None)
     return isinstance(node, ast.Name) and not (named and node.id in named) and _selection(src, jnp, node) is None
 
 
-def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, list[ast.expr], str, bool] | None:
-    """(name, reduced expressions, how it is written, over axis 0) for ``jnp.sum(E)`` or ``E.sum()``
-    (any of :data:`_REDUCTIONS`), also with ``axis=0`` (``jnp.mean(E, axis=0)``, ``E.mean(0)``), and
-    ``jnp.dot(A, B)`` / ``jnp.inner(A, B)`` (two operands)."""
+def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, list[ast.expr], str, int | None] | None:
+    """(name, reduced expressions, how it is written, the axis reduced or None for every entry) for
+    ``jnp.sum(E)`` or ``E.sum()`` (any of :data:`_REDUCTIONS`), also over one literal axis
+    (``jnp.mean(E, axis=0)``, ``E.mean(1)``), and ``jnp.dot(A, B)`` / ``jnp.inner(A, B)`` (two operands)."""
     if any(isinstance(a, ast.Starred) for a in node.args):
         return None
     name = dotted(node.func)
@@ -280,19 +280,20 @@ def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, list[ast.exp
     operands = list(node.args) if not method else [node.func.value, *node.args]  # type: ignore[attr-defined]
     if op in _REDUCTIONS and len(operands) == 2 and not axis:
         axis, operands = [operands[1]], operands[:1]
-    if axis:  # over axis 0, the selection's own: the rows the selection lists
-        if op not in _REDUCTIONS or len(operands) != 1 or int_literal(axis[0]) != 0:
+    if axis:  # over one axis: the selection's own (:func:`_over_rows`)
+        number = int_literal(axis[0])
+        if op not in _REDUCTIONS or len(operands) != 1 or number is None or number < 0:
             return None
-        return op, operands, "method" if method else "function", True  # type: ignore[return-value]
+        return op, operands, "method" if method else "function", number  # type: ignore[return-value]
     if op in _REDUCTIONS and len(operands) == 1:
-        return op, operands, "method" if method else "function", False  # type: ignore[return-value]
+        return op, operands, "method" if method else "function", None  # type: ignore[return-value]
     if method:
         return None
     if op in _PRODUCTS and len(node.args) == 2:
-        return op, list(node.args), "function", False
+        return op, list(node.args), "function", None
     full = _FULL_REDUCTIONS.get(canonical(src, node.func) or "")
     if full is not None and len(node.args) == 1:
-        return full, list(node.args), "function", False
+        return full, list(node.args), "function", None
     return None
 
 
@@ -307,10 +308,11 @@ def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = N
     found = _reduction(src, jnp, node)
     if found is None:
         return None
-    op, reduced, form, rows = found
+    op, reduced, form, axis = found
+    rows = axis is not None
     masks: set[str] = set()
     leaves: list[tuple[str, str]] = []
-    wholes = [_whole(src, jnp, r, masks, named, leaves, rows) for r in reduced]
+    wholes = [_whole(src, jnp, r, masks, named, leaves, axis == 0) for r in reduced]
     if any(w is None for w in wholes) or len(masks) != 1:
         return None
     (mask,) = masks
@@ -326,13 +328,13 @@ def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = N
         return _FULL_TEXT[op].format(jnp=jnp, e=whole, m=mask, f=src.segment(node.func)), mask, ()
     initial = f", initial={'-' if op == 'max' else ''}{jnp}.inf" if op in _EXTREMES else ""
     extra: tuple[str, ...] = (EMPTY_EXTREME,) if op in _EXTREMES else ()
-    if rows and bound_slice is not None:  # the mask of the array's shape, positions along axis 0: that axis
-        if "@" in whole or _over_rows(src, jnp, [bound_slice], bound_slice[1]) is None:
+    if rows and bound_slice is not None:  # the mask of the array's shape, positions along the axis reduced
+        if "@" in whole or _over_rows(src, jnp, [bound_slice], bound_slice[1], axis) is None:  # type: ignore[arg-type]
             return None  # a product's rows have another shape than the mask; a slice along another axis
-        axes, where = "axis=0, ", mask
+        axes, where = f"axis={axis}, ", mask
         extra += (ROWS,)
     elif rows:
-        over = _over_rows(src, jnp, leaves, mask)
+        over = _over_rows(src, jnp, leaves, mask, axis)  # type: ignore[arg-type]
         if over is None:
             return None
         axes, where = over
@@ -346,22 +348,29 @@ def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = N
     return f"{whole if leaf else f'({whole})'}.{op}({keywords})", mask, extra
 
 
-def _over_rows(src: Source, jnp: str, leaves: list[tuple[str, str]], mask: str) -> tuple[str, str] | None:
+def _over_rows(src: Source, jnp: str, leaves: list[tuple[str, str]], mask: str,
+               axis: int = 0) -> tuple[str, str] | None:
     """(``axis=...,`` text, ``where=`` text) of a reduction over axis 0 of a selection, on the whole
     array: ``x[m]`` lists the entries of ``x``'s first ``m.ndim`` axes where ``m`` holds, each with
     ``x``'s trailing axes, so its axis 0 is those ``m.ndim`` axes of ``x`` with ``m`` broadcast over
     the trailing ones (exact for a mask of every rank up to ``x``'s); ``x[a:b]`` is ``x``'s axis 0
     at positions ``a <= i < b`` (a 1-D mask of those positions, broadcast the same way). The rank
-    is the first selected array's (:data:`ROWS`). None for a slice along another axis, or an array
-    created at a bounded size."""
+    is the first selected array's (:data:`ROWS`). A slice ``x[:, a:b]`` reduced over its own axis
+    ``k`` (``axis=k``) is ``x`` reduced over axis ``k`` at those positions: the mask of ``x``'s
+    shape as it is. None for a slice along another axis than the one reduced, a boolean selection
+    reduced over another axis than 0, or an array created at a bounded size."""
     array = leaves[0][0]
     jax = jax_alias(src.tree)
-    iota = f"{jax}.lax.broadcasted_iota({jnp}.{_INDEX_DTYPE}, {array}.shape, 0)"
+    iota = f"{jax}.lax.broadcasted_iota({jnp}.{_INDEX_DTYPE}, {array}.shape, {axis})"
     if "broadcasted_iota" in mask:
         if mask.count("broadcasted_iota") != mask.count(iota):
             return None  # a slice along another axis, or of an indexed array
+        if axis:
+            return f"axis={axis}, ", mask
         row = mask.replace(iota, f"{jnp}.arange({array}.shape[0])")
         return "axis=0, ", f"{jnp}.expand_dims({row}, tuple(range(1, {array}.ndim)))"
+    if axis:
+        return None
     m = mask if mask.isidentifier() else f"({mask})"
     return (f"axis=tuple(range({jnp}.ndim({m}))), ",
             f"{jnp}.expand_dims({m}, tuple(range({jnp}.ndim({m}), {array}.ndim)))")
