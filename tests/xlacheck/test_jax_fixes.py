@@ -364,7 +364,8 @@ MASKS = {
         "    return jnp.max(x[m[1:3] > 0.5] @ params['w'], axis=0)\n", "x[m[1:3] > 0.5]",
         "jnp.max(x @ params['w'], axis=tuple(range(jnp.ndim((m[1:3] > 0.5)))), "),
     "mean_over_axis_1_of_a_column_prefix": (
-        "def cols(b, m):\n    x = b.reshape(2, 2)\n    n = jnp.sum(m > 0.5) // 2\n    return jnp.mean(x[:, :n], axis=1)\n",
+        "def cols(b, m):\n    x = b.reshape(2, 2)\n    n = jnp.sum(m > 0.5) // 2\n"
+        "    return jnp.mean(x[:, :n], axis=1)\n",
         "x[:, :n]", "return jnp.mean(x, axis=1, where=jax.lax.broadcasted_iota(jnp.int32, x.shape, 1) < n)\n"),
     "logsumexp_of_a_named_selection": (
         "def lse(b, m):\n    sel = b[m > 0.5]\n    return jax.nn.logsumexp(sel * 2.0)\n", "b[m > 0.5]",
