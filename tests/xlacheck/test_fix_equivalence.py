@@ -770,17 +770,21 @@ class ChunkedScorer(tf.keras.layers.Layer):
 '''
 
 
+@pytest.mark.parametrize("value", ["self.dense(chunk)", "tf.nn.relu(tf.reshape(self.dense(chunk), [-1, 4]))"])
 @pytest.mark.parametrize("policy", ["float32", "mixed_float16"])
-def test_a_list_of_layer_outputs_becomes_a_tensorarray_of_the_layer_compute_dtype(policy, tmp_path):
-    """The appended value is a built-in layer's output: the TensorArray takes ``self.dense.compute_dtype``,
-    and the fixed layer compiles and returns the original's values and dtype (float16 under mixed precision)."""
-    (result,) = attach_fixes(_CHUNKS, ast.parse(_CHUNKS), [_rewrite_tests.flagged(_CHUNKS)])
+def test_a_list_of_layer_outputs_becomes_a_tensorarray_of_the_layer_compute_dtype(policy, value, tmp_path):
+    """The appended value is a built-in layer's output (through dtype-keeping ops): the TensorArray takes
+    ``self.dense.compute_dtype``, and the fixed layer compiles and returns the original's values and dtype
+    (float16 under mixed precision)."""
+    source = _CHUNKS.replace("self.dense(inputs[i * self.chunk:(i + 1) * self.chunk])",
+                             value.replace("chunk)", "inputs[i * self.chunk:(i + 1) * self.chunk])"))
+    (result,) = attach_fixes(source, ast.parse(source), [_rewrite_tests.flagged(source)])
     assert result.fix is not None and result.fix.edits, result.fix
-    fixed = apply_edits(_CHUNKS, result.fix.edits)
+    fixed = apply_edits(source, result.fix.edits)
     assert "tf.TensorArray(self.dense.compute_dtype, size=" in fixed
     modules = []
-    for tag, text in (("orig", _CHUNKS), ("fixed", fixed)):
-        path = tmp_path / f"{tag}_chunks_{policy}.py"
+    for tag, text in (("orig", source), ("fixed", fixed)):
+        path = tmp_path / f"{tag}_chunks_{policy}_{len(value)}.py"
         path.write_text(text, encoding="utf-8")
         spec = importlib.util.spec_from_file_location(path.stem, path)
         module = importlib.util.module_from_spec(spec)

@@ -130,11 +130,12 @@ _KEEP_DTYPE = KEEPS_DTYPE | _SAME_DTYPE_CALLS | {"tf.concat", "tf.stack", "tf.ti
 
 
 def dtype_of_source(src: Source, node: ast.AST, resolve: Resolve, local: set[str], depth: int = 0) -> str | None:
-    """The name ``x`` (a name read, not bound in the code that ``local`` names) when ``node``
-    certainly has ``x``'s dtype: ``x`` indexed, reshaped or passed through dtype-keeping ops, cast
-    to ``x.dtype``, or such a value (not a bare name: that may be a Python number) combined by
-    ``+ - * @`` with an operand that is not a number literal (TensorFlow's binary ops take one
-    dtype, or raise).
+    """The text of a dtype ``node`` certainly has, read from a source: ``x.dtype`` for a name ``x``
+    (read, not bound in the code that ``local`` names) when ``node`` is ``x`` indexed, reshaped or
+    passed through dtype-keeping ops, cast to ``x.dtype``, or such a value (not a bare name: that
+    may be a Python number) combined by ``+ - * @`` with an operand that is not a number literal
+    (TensorFlow's binary ops take one dtype, or raise); ``self.X.compute_dtype`` for the output of
+    a built-in layer (:func:`layer_dtype`) in the same place.
     Names in ``local`` are followed through ``resolve``; any other name is a source. None when
     not certain (a Python number operand, a dtype argument, any other op)."""
     if depth > 8:
@@ -144,10 +145,13 @@ def dtype_of_source(src: Source, node: ast.AST, resolve: Resolve, local: set[str
         if node.id in local:
             bound = resolve(node)
             return again(bound) if bound is not None else None
-        return node.id
+        return f"{node.id}.dtype"
     if isinstance(node, ast.Subscript):
         return again(node.value)
     if isinstance(node, ast.Call):
+        layer = layer_dtype(src, node, resolve)
+        if layer is not None:  # a built-in layer's output: its compute dtype
+            return layer
         name = call_name(src, node)
         if name in ("tf.cast", "tf.dtypes.cast") and len(node.args) == 2 and not node.keywords:
             target = node.args[1]  # tf.cast(v, x.dtype): x's dtype, whatever v's

@@ -32,7 +32,7 @@ from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_kw, int_literal, number_value, static_int
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted
-from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, counter_start, dtype_of_source, layer_dtype
+from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, counter_start, dtype_of_source
 from xlacheck.rewrites.truth import bool_condition
 from xlacheck.rewrites.loop_returns import PURE_BUILTINS
 
@@ -847,8 +847,7 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | None:
     # whose dtype the value certainly has (see rewrite_range_list_loop)
     source = None if dtype in DTYPES else dtype_of_source(src, counted.value, resolve,
                                                           set(counted.bindings) | {counted.counter})
-    dtype_text = f"{tf}.{dtype}" if dtype in DTYPES else f"{source}.dtype" if source is not None else \
-        layer_dtype(src, counted.value, resolve)  # a built-in layer's output: its compute dtype
+    dtype_text = f"{tf}.{dtype}" if dtype in DTYPES else source
     if dtype_text is None:
         return explain(
             f"This `while` counts with `{counted.counter}`, so `{counted.name}` could be a tf.TensorArray(DTYPE, "
@@ -1173,14 +1172,13 @@ def rewrite_range_list_loop(src: Source, loop: ast.For) -> Fix | None:
         dtype_text = f"{tf}.{dtype}"
     else:
         source = dtype_of_source(src, counted.value, resolve, set(bindings) | {index})
-        layer = None if source is not None else layer_dtype(src, counted.value, resolve)
-        if source is None and layer is None:
+        if source is None:
             return explain(
                 f"`{name}` could be a tf.TensorArray(DTYPE, size={src.segment(bound)}) written at the loop index and "
                 f"joined with .stack() or .concat(); it is not rewritten automatically because the dtype of "
                 f"`{src.segment(counted.value)}` is not certain (TensorArray.write raises on a mismatch). Bind the "
                 "appended value with an explicit dtype (tf.cast(..., tf.float32)) to get the fix.")
-        dtype_text = f"{source}.dtype" if source is not None else layer  # type: ignore[assignment]
+        dtype_text = source
     if not (src.alone_on_lines(made, made) and src.alone_on_lines(append, append) and src.alone_on_lines(loop, loop)
             and loop.body[0].lineno > loop.lineno):
         return None
