@@ -367,6 +367,15 @@ MASKS = {
         "def cols(b, m):\n    x = b.reshape(2, 2)\n    n = jnp.sum(m > 0.5) // 2\n"
         "    return jnp.mean(x[:, :n], axis=1)\n",
         "x[:, :n]", "return jnp.mean(x, axis=1, where=jax.lax.broadcasted_iota(jnp.int32, x.shape, 1) < n)\n"),
+    # a per-row operation (a reduction over the last axis, one_hot) of a selection by a mask over the other axes
+    "mean_of_per_row_sums_of_a_row_selection": (
+        "def rows(b, m):\n    x = b.reshape(2, 2)\n    return jnp.mean(jnp.sum(x[m[:2] > 0.5] ** 2, axis=-1))\n",
+        "x[m[:2] > 0.5]", "return jnp.mean(jnp.sum((x ** 2), axis=-1), where=m[:2] > 0.5)\n"),
+    "one_hot_cross_entropy_of_selected_tokens": (
+        "def xent(b, m):\n    logits = jnp.clip(b.reshape(2, 2), -3.0, 3.0)\n    keep = m[:2] > 0.5\n"
+        "    labels = (m[2:] > 0.5).astype(jnp.int32)\n    logp = jax.nn.log_softmax(logits)\n"
+        "    return -jnp.mean(jnp.sum(logp[keep] * jax.nn.one_hot(labels[keep], 2), axis=-1))\n",
+        "logp[keep]", "jax.nn.one_hot(labels, 2)), axis=-1), where=keep)\n"),
     "logsumexp_of_a_named_selection": (
         "def lse(b, m):\n    sel = b[m > 0.5]\n    return jax.nn.logsumexp(sel * 2.0)\n", "b[m > 0.5]",
         "return jax.nn.logsumexp(b * 2.0, where=m > 0.5)\n"),
@@ -609,6 +618,9 @@ def test_a_host_read_that_sizes_a_shape_or_is_formatted_is_not_rewritten():
 def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
     # axis 0 is the selection's own (rewritten above); any other axis, or keepdims, is not
     assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0], axis=1)\n", "b[m > 0]") is None
+    # a per-row reduction inside a reduction over an axis, or over another axis than the last
+    assert mask_fix(HEADER + "def f(b, m):\n    x = b.reshape(2, 2)\n"
+                    "    return jnp.sum(jnp.sum(x[m[:2] > 0] ** 2, axis=-1), axis=0)\n", "x[m[:2] > 0]") is None
     assert mask_fix(HEADER + "def f(b, n):\n    x = b.reshape(2, 2)\n    return jnp.sum(x[:, :n], axis=0)\n",
                     "x[:, :n]") is None  # a column prefix summed over the rows keeps the traced length
     assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0], axis=0, keepdims=True)\n", "b[m > 0]") is None

@@ -84,6 +84,9 @@ ROWS = ("a reduction over axis 0 of the selection reduces the axes the mask cove
         "taken to have its rank")
 ROW_PRODUCT = ("`E @ W` is read row by row: exact when the selection keeps the last axis of `E` (a mask over its "
                "leading axes, an array of rank 2 or more) and `W` is a matrix")
+PER_ROW = ("a per-row operation of the selection (a reduction over the last axis, one_hot) is read as the same "
+           "selection of the operation on the whole array: exact for a mask over every axis but the last of the "
+           "reduced array, as a per-token mask of a [batch, tokens, classes] array is")
 CAST = ".at[] updates cast the value to the array's dtype, jnp.where promotes it (a float into an integer array)"
 
 
@@ -250,6 +253,36 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
         if any(o is None for o in operands):
             return None
         return f"{src.segment(node.func)}({', '.join(operands)})"  # type: ignore[arg-type]
+    per_row = _per_row(src, jnp, node)
+    if per_row is not None and leaves is not None and not rows:
+        inner = again(per_row)
+        if inner is None:
+            return None
+        leaves.append(_PER_ROW)  # after the selections inside it: they come first
+        rest = src.segment(node)[src.offset(src.end(per_row)) - src.offset(src.start(node)):]
+        return f"{src.segment(node.func)}({inner}{rest}"  # type: ignore[attr-defined]
+    return None
+
+
+_PER_ROW = ("", "per row")  # a leaf marker: a per-row operation of selections (:func:`_per_row`)
+_LAST_AXIS = frozenset({"sum", "mean", "max", "min", "prod"})
+
+
+def _per_row(src: Source, jnp: str, node: ast.expr) -> ast.expr | None:
+    """The operand of an operation that maps each row (the entries over the last axis) of its
+    operand to a row or a number on its own: ``jnp.sum/mean/max/min/prod(E, axis=-1)`` and
+    ``jax.nn.one_hot(E, n)`` (a new last axis). Applied to a selection by a mask over the leading
+    axes, it is the same selection of the operation on the whole array (:data:`PER_ROW`)."""
+    if not isinstance(node, ast.Call) or not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    name = canonical(src, node.func) or ""
+    if name == "jax.nn.one_hot" and len(node.args) == 2 and not node.keywords:
+        return node.args[0]
+    if name.startswith("jax.numpy.") and name[len("jax.numpy."):] in _LAST_AXIS and len(node.args) == 1 \
+            and len(node.keywords) == 1 and node.keywords[0].arg == "axis" \
+            and isinstance(node.keywords[0].value, ast.UnaryOp) and isinstance(node.keywords[0].value.op, ast.USub) \
+            and int_literal(node.keywords[0].value.operand) == 1:
+        return node.args[0]
     return None
 
 
@@ -316,6 +349,10 @@ def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = N
     if any(w is None for w in wholes) or len(masks) != 1:
         return None
     (mask,) = masks
+    per_row = _PER_ROW in leaves
+    leaves = [leaf for leaf in leaves if leaf != _PER_ROW]
+    if per_row and (rows or op in _PRODUCTS or op in _FULL_REDUCTIONS.values()):
+        return None  # the per-row operation changes the rank the axis and the mask are read at
     if op in _PRODUCTS:  # the selections are 1-D: the product of two is the sum of their entries' products
         return f"{jnp}.sum({' * '.join(wholes)}, where={mask})", mask, (ONE_D,)  # type: ignore[arg-type]
     (whole,) = wholes
@@ -328,6 +365,8 @@ def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = N
         return _FULL_TEXT[op].format(jnp=jnp, e=whole, m=mask, f=src.segment(node.func)), mask, ()
     initial = f", initial={'-' if op == 'max' else ''}{jnp}.inf" if op in _EXTREMES else ""
     extra: tuple[str, ...] = (EMPTY_EXTREME,) if op in _EXTREMES else ()
+    if per_row:
+        extra += (PER_ROW,)
     if rows and bound_slice is not None:  # the mask of the array's shape, positions along the axis reduced
         if "@" in whole or _over_rows(src, jnp, [bound_slice], bound_slice[1], axis) is None:  # type: ignore[arg-type]
             return None  # a product's rows have another shape than the mask; a slice along another axis
@@ -463,7 +502,8 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
         while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
                 isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS) or (
                 isinstance(call, ast.Call) and _reduction(src, jnp, call) is None
-                and (canonical(src, call.func) or "") in JAX_ELEMENTWISE):
+                and (canonical(src, call.func) or "") in JAX_ELEMENTWISE) or (
+                isinstance(call, ast.Call) and _per_row(src, jnp, call) is not None):
             call = src.parents.get(call)
         found = _reduced_whole(src, jnp, call, named, bound_slice) if isinstance(call, ast.Call) else None
         if found is None:
