@@ -1,4 +1,4 @@
-"""Source: https://www.tensorflow.org/guide/function#loops (a Python list appended to inside a loop that AutoGraph stages is not carried out of it; the guide's fix is a tf.TensorArray), not rebuilt from one report: written for fixes20 (issue 11, the fixer) with the fixer, as a patch encoder projects each patch of a sequence with a Dense layer inside a `tf.range` loop and stacks the tokens, compiled with jit_compile."""
+"""Source: https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/control_flow.md (a Python list appended to inside a loop that AutoGraph stages is not carried out of it; the documented fix is a tf.TensorArray), not rebuilt from one report: written for fixes20 (issue 11, the fixer) with the fixer, as a patch encoder projects each patch of a sequence with a Dense layer inside a `tf.range` loop and stacks the tokens, compiled with jit_compile."""
 import tensorflow as tf
 
 
