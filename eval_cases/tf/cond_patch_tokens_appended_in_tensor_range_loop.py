@@ -14,7 +14,7 @@ class PatchEncoder(tf.keras.Model):
         num_patches = tf.shape(inputs)[1] // self.patch
         tokens = []
         for i in tf.range(num_patches):
-            patch = inputs[:, i * self.patch:(i + 1) * self.patch]
+            patch = tf.reshape(inputs[:, i * self.patch:(i + 1) * self.patch], [-1, self.patch])
             tokens.append(tf.nn.relu(self.proj(patch)))  # XLA: cond
         return self.head(tf.reduce_mean(tf.stack(tokens, axis=1), axis=1))
 
