@@ -718,6 +718,10 @@ JIT_SITES = {
         "def step_fn(x, n):\n    def loss(y):\n        return jnp.zeros((n,)) + jnp.sum(y)\n\n"
         "    return loss(x) * 2.0\n\n\nstep = jax.jit(step_fn)\n",
         "step = jax.jit(step_fn, static_argnames=(\"n\",))\n", "step"),
+    "closure_reading_the_shape_of_an_outer_array": (
+        "def step_fn(x, n):\n    def loss(y):\n        return jnp.zeros((n, x.shape[0])) + jnp.sum(y)\n\n"
+        "    return loss(x) * 2.0\n\n\nstep = jax.jit(step_fn)\n",
+        "step = jax.jit(step_fn, static_argnames=(\"n\",))\n", "step"),
     "helper_called_from_a_closure": (
         "def helper(x, size):\n    return jnp.zeros((size,)) + jnp.sum(x)\n\n\n"
         "@jax.jit\ndef step(x, n):\n    def loss(y):\n        return helper(y, n) * 2.0\n\n"

@@ -122,8 +122,9 @@ class _StaticValue:
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in self.params \
                 and not self.stores.get(expr.value.id) and expr.attr not in _STATIC_ATTRIBUTES:
             return self._field(expr.value.id, expr.attr)
-        if isinstance(expr, ast.Attribute) and expr.attr in _STATIC_ATTRIBUTES:
-            return isinstance(expr.value, ast.Name) and expr.value.id in self.params  # an array's static facts
+        if isinstance(expr, ast.Attribute) and expr.attr in _STATIC_ATTRIBUTES:  # an array's static facts
+            return isinstance(expr.value, ast.Name) and (expr.value.id in self.params or (
+                expr.value.id not in self.stores and self.enclosing_parameter(expr.value.id) is not None))
         if isinstance(expr, ast.Subscript):
             return self.read(expr.value) and self.read(expr.slice)
         if isinstance(expr, ast.Slice):
