@@ -256,10 +256,12 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
     for arg, default in pairs:
         name = arg.arg
         if passed is not None and name in passed:
-            # a Python scalar annotation (`dim: int`) outranks what the callers seem to pass: the
-            # caller's value is inferred, the author's type is declared
+            # a Python scalar annotation (`dim: int`) outranks what the callers seem to pass (a
+            # parameter of theirs, an element of one), not a value they compute with an op
+            # (`tf.reduce_min(dims)` handed to `shift_size: int` is a tensor: TFSwinLayer)
             scalar = arg.annotation is not None and _unwrap_optional(ast.unparse(arg.annotation)) in _PY_SCALARS
-            out[name] = PYTHON if scalar else passed[name] & VALUE_FLAGS
+            computed = passed[name] & (OP | DATA | CONST | VARIABLE | RANDOM | SHAPE)
+            out[name] = PYTHON if scalar and not computed else passed[name] & VALUE_FLAGS
             continue
         if info.loop_body and default is None and name not in ("self", "cls"):
             # a loop variable or an element of a staged loop (tf.while_loop body/cond, tf.map_fn fn):
