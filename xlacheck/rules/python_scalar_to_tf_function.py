@@ -808,8 +808,8 @@ def _fixed_per_creation(scope: _Scope, arg: ast.expr) -> bool:
         return False
     binds = scope.bindings.get(arg.id, ())
     return bool(binds) and all(
-        isinstance(b, ast.For) and isinstance(b.target, ast.Name) and b.target.id == arg.id and _literal_iterable(b.iter)
-        for b in binds)
+        isinstance(b, ast.For) and isinstance(b.target, ast.Name) and b.target.id == arg.id
+        and _literal_iterable(b.iter) for b in binds)
 
 
 def _literal_iterable(node: ast.expr) -> bool:
