@@ -172,6 +172,7 @@ def _annotation_is_python(ann: ast.expr) -> bool | None:
     return None
 
 
+_PY_SCALARS = frozenset({"int", "float", "bool", "str"})
 _TENSOR_WORDS = re.compile(r"Tensor|Array|ndarray|Variable|Layer|Model")
 _ARRAY_WORDS = re.compile(r"Tensor|Array|ndarray")  # an annotation that says "a tensor", not a layer or model
 
@@ -255,7 +256,12 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
     for arg, default in pairs:
         name = arg.arg
         if passed is not None and name in passed:
-            out[name] = passed[name] & VALUE_FLAGS
+            # a Python scalar annotation (`dim: int`) outranks what the callers seem to pass (a
+            # parameter of theirs, an element of one), not a value they compute with an op
+            # (`tf.reduce_min(dims)` handed to `shift_size: int` is a tensor: TFSwinLayer)
+            scalar = arg.annotation is not None and _unwrap_optional(ast.unparse(arg.annotation)) in _PY_SCALARS
+            computed = passed[name] & (OP | DATA | CONST | VARIABLE | RANDOM | SHAPE)
+            out[name] = PYTHON if scalar and not computed else passed[name] & VALUE_FLAGS
             continue
         if info.loop_body and default is None and name not in ("self", "cls"):
             # a loop variable or an element of a staged loop (tf.while_loop body/cond, tf.map_fn fn):
