@@ -95,3 +95,29 @@ def test_a_binding_in_a_branch_that_returns_does_not_reach_the_code_after_it() -
 ])
 def test_joins_after_the_if(source: str, expected: list[tuple[int, str]]) -> None:
     assert codes(source) == expected
+
+
+# the cases of a `match` are exclusive too: each starts from the values before the `match`
+MATCH = _HEAD + (
+    "@functools.partial(jax.jit, static_argnames=('mode', 'sizes'))\n"
+    "def head(x, mode, sizes=(2, 3)):\n"
+    "    match mode:\n"
+    "        case 'sum':\n"
+    "            sizes = jnp.sum(x)\n"
+    "            return sizes\n"
+    "        case _:\n"
+    "            size = max(sizes)\n"
+    "    return jax.lax.dynamic_slice(x, (0,), (size,))\n")
+# a case that falls through hands its traced value to the code after the `match`
+MATCH_FALLS_THROUGH = MATCH.replace("            return sizes\n", "").replace(
+    "            size = max(sizes)\n    return jax.lax.dynamic_slice(x, (0,), (size,))\n",
+    "            pass\n    return jax.lax.dynamic_slice(x, (0,), (max(sizes),))\n")
+
+
+def test_a_case_does_not_see_the_bindings_of_another_case() -> None:
+    assert codes(MATCH) == []
+    assert codes(MATCH_FALLS_THROUGH) == [(14, "XLA207")]
+    jax = pytest.importorskip("jax")
+    assert _defined(MATCH, "match.py")["head"](jax.numpy.ones(5), mode="slice").shape == (3,)
+    with pytest.raises(TypeError):  # jax 0.10.2: max() of a traced scalar
+        _defined(MATCH_FALLS_THROUGH, "match_falls_through.py")["head"](jax.numpy.ones(5), mode="sum")

@@ -450,10 +450,7 @@ class FunctionWalker:
             self.block(s.finalbody)
         elif isinstance(s, ast.Match):
             self.expr(s.subject)
-            self.depth += 1
-            for case in s.cases:
-                self.block(case.body)
-            self.depth -= 1
+            self._cases(s)
         else:
             for child in child_nodes(s):
                 if isinstance(child, ast.expr):
@@ -564,6 +561,26 @@ class FunctionWalker:
                 env.pop(name, None)
             else:
                 env[name] = k
+        self.values.invalidate()
+
+    def _cases(self, s: ast.Match) -> None:
+        """Each case of a ``match`` starts from the values before it (the cases are exclusive); after it
+        a name holds what it held before (no case matched) or what a case that falls through left."""
+        pre = dict(self.env)
+        joined = dict(pre)
+        self.depth += 1
+        for case in s.cases:
+            self._restore(pre)
+            self.block(case.body)
+            if not _ends(case.body):
+                for name, k in self.env.items():
+                    joined[name] = merge_flags(joined.get(name), k)
+        self.depth -= 1
+        self._restore(joined)
+
+    def _restore(self, values: dict[str, int]) -> None:
+        self.env.clear()
+        self.env.update(values)
         self.values.invalidate()
 
     def _branch(self, body: list[ast.stmt], tensor_if: ast.If | None) -> None:
