@@ -138,7 +138,8 @@ def export(corpus: Corpus, root: Path, mirror: Path = MIRROR) -> str:
             lines += exported.read_bytes().count(b"\n")
     absent_note = f"; {len(left_out)} files absent from the snapshot ({', '.join(left_out[:3])}" \
         f"{', ...' if len(left_out) > 3 else ''})" if left_out else ""
-    return f"exported: {corpus.corpus} {corpus.commit[:12]} -> {target}: {py_files} .py files, {lines} lines{absent_note}"
+    what = f"{py_files} .py files, {lines} lines{absent_note}"
+    return f"exported: {corpus.corpus} {corpus.commit[:12]} -> {target}: {what}"
 
 
 def main(argv: list[str] | None = None) -> int:
