@@ -116,6 +116,8 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA211-valid-4", "f", lambda: (tf.constant([3, 1, 3, 2]), tf.ones([4, 2])), "compiles"),  # nested binding
     ("XLA302-invalid-5", "f", lambda: (tf.ones([2, 4]), tf.ones([3, 4])), "fails"),  # math.sqrt of a tensor
     ("XLA302-valid-6", "f", lambda: (tf.ones([2, 4]), tf.ones([3, 4])), "compiles"),  # math of static facts
+    # a NumPy Generator argument: `rng.random()` is a Python float at trace time, no tensor method
+    ("XLA302-valid-7", "f", lambda: (tf.ones([2, 3]), __import__("numpy").random.default_rng(0)), "compiles"),
     ("XLA303-invalid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "fails"),
     ("XLA303-invalid-2", "f", lambda: (_f(1.0, 2.0), tf.constant([0, 1])), "fails"),
     ("XLA303-valid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "compiles"),

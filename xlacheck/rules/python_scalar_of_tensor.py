@@ -99,6 +99,9 @@ class PythonScalarOfTensor(Rule):
         Example("import math\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(q, k):\n"
                 "    scale = math.sqrt(q.shape[-1]) * math.log(2.0)\n"
                 "    return tf.matmul(q, k, transpose_b=True) / scale\n"),
+        # a method no kind of tensor has (tensor_members.json): `rng` is a NumPy Generator, read at trace time
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, rng):\n"
+                "    flip = bool(rng.random() < 0.5)\n    return tf.reverse(x, [1]) if flip else x\n"),
     )
     INVALID = (
         Example("import jax\nimport math\n@jax.jit\ndef standardize(x):\n    return x / math.sqrt(x.var())\n",
