@@ -183,6 +183,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA311-valid-8", "f", lambda: (tf.constant([[2.0, 1.0], [1.0, 3.0]]), _f(1.0, 2.0)), "compiles"),
     ("XLA311-valid-9", "f", lambda: (_f(1.0, 2.0),), "compiles"),
     ("XLA311-invalid-14", "evaluate", lambda: (_f(1.0, 2.0),), "fails"),  # for x in a module-level dataset
+    ("XLA315-invalid-2", "f", lambda: (_f(1.0, 2.0, 3.0, 4.0),), "fails"),  # tf.random.uniform(..., seed=11)
     # next() of a tf.data iterator the jit-compiled step receives as an argument
     ("XLA311-invalid-16", "train_step",
      lambda: (iter(tf.data.Dataset.from_tensor_slices(tf.ones([4, 2])).batch(2)), _f(1.0, 2.0)), "fails"),
