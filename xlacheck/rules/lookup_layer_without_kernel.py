@@ -111,7 +111,8 @@ class LookupLayerWithoutKernel(Rule):
     once or in the compiled function itself (`op = tf.linalg.LinearOperatorFullMatrix(m)`,
     `op.determinant()`: `MatrixDeterminant`), `next(it)` of `it = iter(dataset)`
     (`IteratorGetNext`) or of an iterator that a `jit_compile=True` function receives as an argument
-    (a tf.data iterator fails to compile, a Python one is read once at trace time), and a `for` loop over a `tf.data` dataset built once (`ReduceDataset`). A
+    (a tf.data iterator fails to compile, a Python one is read once at trace time), and a `for` loop
+    over a `tf.data` dataset built once (`ReduceDataset`). A
     class of the file that derives from a layer and keeps its call (`class Augment(RandomZoom)`
     with only an `__init__`) is that layer.
 

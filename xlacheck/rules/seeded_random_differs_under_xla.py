@@ -118,8 +118,8 @@ class SeededRandomDiffersUnderXla(Rule):
                     (4, 16, 'tf.random.uniform with an op seed draws other values under XLA than TensorFlow does for '
                             'the same seeds (measured, xlacheck/data/tf_api.json; XLA ignores the seeds of stateful '
                             'random ops): seeded results change when this is compiled; draw the numbers outside the '
-                            'compiled function and pass them in (compiled: decorated with tf.function(jit_compile=True) '
-                            'at line 2)'),
+                            'compiled function and pass them in (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 2)'),
                 )),
     )
 
