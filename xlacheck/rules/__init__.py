@@ -11,6 +11,7 @@ from __future__ import annotations
 from xlacheck.rules.base import Example, Rule
 from xlacheck.rules.batch_without_drop_remainder import BatchWithoutDropRemainder
 from xlacheck.rules.branch_type_mismatch import BranchTypeMismatch
+from xlacheck.rules.compiled_loop_differentiated_outside import CompiledLoopDifferentiatedOutside
 from xlacheck.rules.compiled_model_layer_without_kernel import CompiledModelLayerWithoutKernel
 from xlacheck.rules.cumulative_op_on_masked import CumulativeOpOnMasked
 from xlacheck.rules.data_dependent_shape_argument import DataDependentShapeArgument
@@ -163,6 +164,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     LayerReturnedFromTracedCall,
     OperationReturnedFromTracedCall,
     TracerLeakedFromLaxBody,
+    CompiledLoopDifferentiatedOutside,  # a module rule: an eager tape around a compiled loop
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA
     CompiledModelLayerWithoutKernel,  # a module rule: a model compiled with jit_compile=True
