@@ -1,6 +1,6 @@
 """Measure XLA325's fact: a jit-compiled forward pass with a staged loop, differentiated by an eager GradientTape.
 
-    TF_USE_LEGACY_KERAS=1 python tools/probe_compiled_loop_gradient.py   # ~1 min; TF 2.21 CPU: only dense and py_range OK
+    TF_USE_LEGACY_KERAS=1 python tools/probe_compiled_loop_gradient.py  # ~1 min; TF 2.21 CPU: dense, py_range OK
 """
 import os
 
