@@ -185,7 +185,7 @@ def test_no_private_copy_of_the_shared_ast_walkers() -> None:
     from pathlib import Path
 
     package = Path(__file__).resolve().parents[2] / "xlacheck"
-    copies = re.compile(r"^\s*def _(own_nodes|is_none|root_name|chain_root)\(", re.M)
+    copies = re.compile(r"^\s*def _(own_nodes|is_none|root_name|chain_root|max_of_lengths|longest_length_of)\(", re.M)
     found = [f"{p.relative_to(package)}: {m.group(0).strip()}" for p in sorted(package.rglob("*.py"))
              for m in copies.finditer(p.read_text())]
     assert found == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from xlacheck.analysis import longest_length_of
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -72,7 +73,7 @@ def _pads_to_longest(ctx: ModuleContext, func: ast.AST) -> ast.Call | None:
             return n
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
             name = n.targets[0].id
-            if _max_of_lengths(n.value):
+            if longest_length_of(n.value) is not None:
                 longest[name] = n.value  # type: ignore[assignment]  # (a max(...) Call, checked above)
             elif name in longest and any(isinstance(b, ast.BinOp) and isinstance(b.op, _ROUNDING)
                                          for b in ast.walk(n.value)):
@@ -116,17 +117,6 @@ def _sizes_torch_tensor(ctx: ModuleContext, func: ast.AST, hit: ast.Call) -> boo
                 for x in ast.walk(a)):
             return True
     return False
-
-
-def _max_of_lengths(e: ast.expr) -> bool:
-    """``max(len(x) for x in batch)``, ``max(map(len, seqs))``, ``max([len(s) for s in b])``."""
-    if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "max" and len(e.args) == 1):
-        return False
-    arg = e.args[0]
-    if isinstance(arg, (ast.GeneratorExp, ast.ListComp)):
-        return isinstance(arg.elt, ast.Call) and isinstance(arg.elt.func, ast.Name) and arg.elt.func.id == "len"
-    return (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "map" and bool(arg.args)
-            and isinstance(arg.args[0], ast.Name) and arg.args[0].id == "len")
 
 
 class TorchCollatePadsToLongest(ModuleRule):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis import longest_length_of
 from xlacheck.analysis.torch_model import (
     CPU,
     HOST,
@@ -131,24 +132,12 @@ def _python_int_by_use(name: str, func: ast.FunctionDef | ast.AsyncFunctionDef) 
 
 
 def _longest_item(e: ast.expr, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
-    """``max(len(p) for p in prompts)`` (also a list comprehension, ``max(map(len, prompts))``) over a
-    parameter of ``func``: the length of the longest item of a list the function is handed at each call, the
-    batch padded to its longest sequence (as XLA453 reads a collate function). The parameter's name, or None."""
+    """``max(len(p) for p in prompts)`` (also a list comprehension, ``max(map(len, prompts))``:
+    analysis.longest_length_of) over a parameter of ``func``: the length of the longest item of a list the
+    function is handed at each call, the batch padded to its longest sequence. The parameter's name, or None."""
     params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs} - {"self", "cls"}
-    if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "max" and len(e.args) == 1):
-        return None
-    a = e.args[0]
-    if isinstance(a, (ast.GeneratorExp, ast.ListComp)) and len(a.generators) == 1 and not a.generators[0].ifs:
-        gen = a.generators[0]
-        if isinstance(a.elt, ast.Call) and isinstance(a.elt.func, ast.Name) and a.elt.func.id == "len" \
-                and len(a.elt.args) == 1 and isinstance(a.elt.args[0], ast.Name) and isinstance(gen.target, ast.Name) \
-                and a.elt.args[0].id == gen.target.id and isinstance(gen.iter, ast.Name) and gen.iter.id in params:
-            return gen.iter.id
-    if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id == "map" and len(a.args) == 2 \
-            and isinstance(a.args[0], ast.Name) and a.args[0].id == "len" and isinstance(a.args[1], ast.Name) \
-            and a.args[1].id in params:
-        return a.args[1].id
-    return None
+    seq = longest_length_of(e)
+    return seq.id if isinstance(seq, ast.Name) and seq.id in params else None
 
 
 def _padded_to_longest(e: ast.expr, func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[ast.expr, str] | None:
