@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from xlacheck.analysis.project import ProjectFile, call_literals, unreached_modules  # noqa: E402
+from xlacheck.analysis.project import ProjectFile, call_literals, unreached_modules, unused_classes  # noqa: E402
 from xlacheck.engine import check_file  # noqa: E402
 from xlacheck.rewrites._fix import apply_edits  # noqa: E402
 
@@ -53,11 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     literals = call_literals([ProjectFile(p, p, c.summary) for p, (_, c) in first.items() if c.summary is not None])
     # and modules nothing in the project imports, names or runs (analysis.project.unreached_modules)
     unreached = unreached_modules(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
+    # and classes nothing in the project names (analysis.project.unused_classes)
+    unused = unused_classes(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
     for path in paths:
         source, checked = first[path]
-        if (path in literals or path in unreached) and checked.result.diagnostics:
+        if (path in literals or path in unreached or path in unused) and checked.result.diagnostics:
             checked = check_file(source, path, torch_xla=args.torch_xla, preview=args.preview,
-                                 literals=literals.get(path), unreached=unreached.get(path))
+                                 literals=literals.get(path), unreached=unreached.get(path),
+                                 unused_classes=unused.get(path))
         result = checked.result
         lines += source.count("\n")
         if result.error is not None:
