@@ -3834,6 +3834,35 @@ def tokens_read_on_host_only(index: ScopeTree, call: ast.Call) -> bool:
     return True
 
 
+_HOST_READ_METHODS = frozenset({"item", "tolist", "numpy", "cpu", "to", "__bool__", "__int__", "__float__"})
+_HOST_READ_BUILTINS = frozenset({"int", "float", "bool", "print", "len", "list", "tuple", "str", "repr"})
+
+
+def overwritten_unread(tree: ast.Module, stmt: ast.stmt) -> bool:
+    """``t = <expr>`` whose next statement in the same block binds ``t`` again without reading it (StyleTTS2's
+    ``t = torch.arange(0, l).expand(l)`` right before ``t = torch.arange(0, l)...to(device)``): nothing reads
+    the value. A lazy tensor nothing reads is dropped before any sync, so no graph is built for it. Not when
+    ``<expr>`` reads a value on the host (``.item()``, ``int(...)``, ``.cpu()``): that read runs the graph."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return False
+    if any(isinstance(n, ast.Call) and (isinstance(n.func, ast.Attribute) and n.func.attr in _HOST_READ_METHODS
+                                        or isinstance(n.func, ast.Name) and n.func.id in _HOST_READ_BUILTINS)
+           for n in walk(stmt.value)):
+        return False
+    name = stmt.targets[0].id
+    for node in walk(tree):
+        for field_name in ("body", "orelse", "finalbody"):
+            block = getattr(node, field_name, None)
+            if not isinstance(block, list) or stmt not in block:
+                continue
+            i = next(k for k, s in enumerate(block) if s is stmt)
+            nxt = block[i + 1] if i + 1 < len(block) else None
+            return (isinstance(nxt, ast.Assign) and len(nxt.targets) == 1 and isinstance(nxt.targets[0], ast.Name)
+                    and nxt.targets[0].id == name
+                    and not any(isinstance(n, ast.Name) and n.id == name for n in walk(nxt.value)))
+    return False
+
+
 def build_torch_facts(tree: ast.Module, facts: ModuleFacts, declared: bool = False) -> TorchFacts:
     """The torch adapter's facts for one file (empty unless the file uses torch; no steps in a module
     that nothing in the project runs, ``facts.unreached``)."""
