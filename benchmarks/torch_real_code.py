@@ -25,8 +25,45 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from xlacheck.analysis.project import ProjectFile, call_literals, unreached_modules, unused_classes  # noqa: E402
-from xlacheck.engine import check_file  # noqa: E402
+from xlacheck.engine import CheckedFile, check_file  # noqa: E402
+from xlacheck.fixes import decode_source  # noqa: E402
 from xlacheck.rewrites._fix import apply_edits  # noqa: E402
+
+
+def _read(path: str) -> str:
+    """The file's text as the CLI decodes it (BOM, coding cookie), else UTF-8 with replacements."""
+    data = Path(path).read_bytes()
+    try:
+        return decode_source(data).text
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return data.decode("utf-8", errors="replace")
+
+
+def lint_paths(paths: list[str], *, torch_xla: bool, preview: bool) -> list[tuple[str, str, CheckedFile]]:
+    """Lint ``paths`` as the CLI's project pass does: every file alone, then again those with findings
+    whose functions every call of ``paths`` passes a literal to (analysis.calls.project_literals: the
+    literals only decide branches that never run, so a file without findings keeps none), and those
+    with findings in modules nothing in the project imports, names or runs
+    (analysis.project.unreached_modules) or in classes nothing in the project names
+    (analysis.project.unused_classes); files are decoded as the CLI decodes them
+    (a BOM is not a syntax error). Returns (path, source, checked file) in the order of ``paths``
+    (benchmarks/judged_real_code.py lints the PyTorch corpora with it)."""
+    first = {}
+    for path in paths:
+        source = _read(path)
+        first[path] = (source, check_file(source, path, torch_xla=torch_xla, preview=preview))
+    literals = call_literals([ProjectFile(p, p, c.summary) for p, (_, c) in first.items() if c.summary is not None])
+    unreached = unreached_modules(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
+    unused = unused_classes(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
+    out = []
+    for path in paths:
+        source, checked = first[path]
+        if (path in literals or path in unreached or path in unused) and checked.result.diagnostics:
+            checked = check_file(source, path, torch_xla=torch_xla, preview=preview,
+                                 literals=literals.get(path), unreached=unreached.get(path),
+                                 unused_classes=unused.get(path))
+        out.append((path, source, checked))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,24 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     fixes: Counter[str] = Counter()
     aside: Counter[str] = Counter()
     paths = [path for pattern in args.globs for path in sorted(glob.glob(pattern, recursive=True))]
-    # as the CLI's project pass: every file alone, then again those with findings whose functions every
-    # call of the globbed files passes a literal to (analysis.calls.project_literals: the literals only
-    # decide branches that never run, so a file without findings keeps none)
-    first = {}
-    for path in paths:
-        source = Path(path).read_text(errors="replace")
-        first[path] = (source, check_file(source, path, torch_xla=args.torch_xla, preview=args.preview))
-    literals = call_literals([ProjectFile(p, p, c.summary) for p, (_, c) in first.items() if c.summary is not None])
-    # and modules nothing in the project imports, names or runs (analysis.project.unreached_modules)
-    unreached = unreached_modules(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
-    # and classes nothing in the project names (analysis.project.unused_classes)
-    unused = unused_classes(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
-    for path in paths:
-        source, checked = first[path]
-        if (path in literals or path in unreached or path in unused) and checked.result.diagnostics:
-            checked = check_file(source, path, torch_xla=args.torch_xla, preview=args.preview,
-                                 literals=literals.get(path), unreached=unreached.get(path),
-                                 unused_classes=unused.get(path))
+    for path, source, checked in lint_paths(paths, torch_xla=args.torch_xla, preview=args.preview):
         result = checked.result
         lines += source.count("\n")
         if result.error is not None:

@@ -89,10 +89,36 @@ def _found(root: Path, files: dict[str, str], run: Path | None = None) -> list[t
     ({"Dockerfile": "FROM tensorflow/tensorflow:2.4.1-gpu\n"}, False),
     ({"Dockerfile": "ARG FROM_IMAGE_NAME=nvcr.io/nvidia/tensorflow:21.02-tf2-py3\nFROM ${FROM_IMAGE_NAME}\n"}, False),
     ({"Dockerfile": "FROM python:3.11\nRUN pip install --no-cache-dir tensorflow==2.18.0 numpy\n"}, True),
+    # review19: a Dockerfile with a suffix, and requirements kept in a folder (pip's `-r requirements/tpu.txt`)
+    ({"Dockerfile.tpu": "FROM python:3.11\nRUN pip install tensorflow==2.18.0\n"}, True),
+    ({"requirements.txt": "-r requirements/tpu.txt\n", "requirements/tpu.txt": "tensorflow>=2.17\n"}, True),
 ])
 def test_a_tf_keras_fit_is_an_entry_only_where_the_project_runs_keras_3(tmp_path: Path, declared: dict[str, str],
                                                                         entry: bool) -> None:
     assert _found(tmp_path, {"train.py": TF_KERAS_FIT, **declared}) == (KEPT if entry else [])
+
+
+@pytest.mark.parametrize("declared", [
+    {"Dockerfile.gpu": "FROM tensorflow/tensorflow:2.4.1-gpu\n"},
+    {"requirements.txt": "-r requirements/base.txt\n", "requirements/base.txt": "keras<3\n"},
+], ids=["Dockerfile.gpu", "requirements-folder"])
+def test_keras_2_declared_in_a_suffixed_dockerfile_or_a_requirements_folder(tmp_path: Path,
+                                                                            declared: dict[str, str]) -> None:
+    """review19: both were not read, so standalone ``import keras`` fit stayed an entry (unknown Keras)."""
+    assert _found(tmp_path / "a", {"train.py": KERAS_FIT}) == KEPT
+    assert _found(tmp_path / "b", {"train.py": KERAS_FIT, **declared}) == []
+    sub_folder = {"docker/Dockerfile.gpu": "FROM tensorflow/tensorflow:2.4.1-gpu\n"}
+    assert _found(tmp_path / "c", {"train.py": KERAS_FIT, **sub_folder}) == KEPT  # it speaks for docker/ only
+
+
+def test_declared_tf_keras_speaks_for_tf_keras_code_only(tmp_path: Path) -> None:
+    """review19: tf-keras beside tensorflow>=2.16 makes ``tf.keras`` Keras 2 (with TF_USE_LEGACY_KERAS), but
+    ``import keras`` is still the keras package, Keras 3 there."""
+    both = {"requirements.txt": "tensorflow>=2.17\ntf-keras>=2.17\n"}
+    assert _found(tmp_path / "a", {"train.py": TF_KERAS_FIT, **both}) == []
+    assert _found(tmp_path / "b", {"train.py": KERAS_FIT, **both}) == KEPT
+    assert _found(tmp_path / "c", {"train.py": KERAS_FIT, "requirements.txt": "tf-keras>=2.17\n",
+                                   "tools/requirements.txt": "keras<3\n"}) == KEPT
 
 
 def test_legacy_keras_set_anywhere_in_the_project_makes_it_keras_2(tmp_path: Path) -> None:

@@ -20,9 +20,11 @@ def test_xla401_without_padded_shapes_only_with_preview(source: str) -> None:
     assert [(d.code, d.start.line, d.start.col) for d in preview.diagnostics] == [("XLA401", 3, 11)]
 
 
-def test_xla401_explicit_none_fires_by_default() -> None:
+def test_xla401_explicit_none_fires_with_preview_only() -> None:
+    """XLA401 is behind --preview (2 of 9 findings true on real code, docs/known-results.md)."""
     source = "import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, padded_shapes=[None])\n"
-    assert [d.code for d in check_source(source, "pipeline.py").diagnostics] == ["XLA401"]
+    assert [d.code for d in check_source(source, "pipeline.py").diagnostics] == []
+    assert [d.code for d in check_source(source, "pipeline.py", preview=True).diagnostics] == ["XLA401"]
 
 
 def test_xla406_rebound_method_is_not_flagged_but_plain_one_is() -> None:

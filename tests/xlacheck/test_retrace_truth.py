@@ -146,7 +146,7 @@ def test_padding_to_the_longest_compiles_per_length() -> None:
     def step(ids: Any) -> Any:
         return tf.reduce_sum(ids)
 
-    bad = _load(DynamicPaddingWithoutMultiple.INVALID[4].code, "XLA401", flagged=True)
+    bad = _load(DynamicPaddingWithoutMultiple.INVALID[4].code, "XLA401", flagged=True, preview=True)
     for batch in bad["batches"](ds):
         step(batch)
     assert step.experimental_get_tracing_count() == 3  # lengths 5, 17, 4: one compilation each

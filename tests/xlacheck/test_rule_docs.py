@@ -97,7 +97,7 @@ def test_generator_writes_pages_and_check_mode_detects_staleness(tmp_path: Path,
     assert [line for line in page.splitlines() if line.startswith("## ")] == [f"## {s}" for s in REQUIRED_SECTIONS]
     index = (tmp_path / "index.md").read_text()
     assert index == index_markdown([rule_doc(r) for r in FAKE_RULES])
-    assert "| [XLA301](XLA301.md) | numpy-call | none | Flags .numpy() calls, host syncs. |" in index
+    assert "| [XLA301](XLA301.md) | numpy-call | on | none | Flags .numpy() calls, host syncs. |" in index
 
 
 def test_generator_refuses_rules_with_bad_docs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -123,3 +123,16 @@ def test_summary_is_the_first_sentence_outside_code_spans() -> None:
         name = "code"
 
     assert rule_doc(Code).summary == "Flags `[x for x in t if x > 0.5]` in compiled code."
+
+
+def test_preview_rules_say_so_on_their_page_and_in_the_index() -> None:
+    """A user reads which rules are off by default (reported only with --preview) in the docs."""
+    from xlacheck.docs_gen import all_rule_docs
+    docs = {d.code: d for d in all_rule_docs()}
+    preview = [code for code, d in docs.items() if d.preview]
+    assert "XLA553" in preview and "XLA401" in preview and "XLA350" not in preview
+    index = index_markdown(list(docs.values()))
+    for code, doc in docs.items():
+        row = next(line for line in index.splitlines() if line.startswith(f"| [{code}]("))
+        assert row.split(" | ")[2] == ("preview" if doc.preview else "on")
+        assert ("**Off by default**" in rule_markdown(doc)) is doc.preview

@@ -57,6 +57,24 @@ def argument(e: ast.Call, index: int, keyword: str) -> ast.expr | None:
     return None
 
 
+def is_none(e: ast.AST | None) -> bool:
+    """The literal ``None``. The one test of it that rules and the object model share."""
+    return isinstance(e, ast.Constant) and e.value is None
+
+
+def chain_root(e: ast.AST) -> str | None:
+    """The name an access chain starts from: ``self`` for ``self._cache[key].v`` and ``self.get(k)``,
+    ``tf`` for ``tf.keras.layers.Dense(2)``; None when it starts from anything else (a literal, a call
+    result's subscript of a non-name)."""
+    while True:
+        if isinstance(e, (ast.Attribute, ast.Subscript)):
+            e = e.value
+        elif isinstance(e, ast.Call):
+            e = e.func
+        else:
+            return e.id if isinstance(e, ast.Name) else None
+
+
 def is_main_guard(node: ast.AST) -> TypeGuard[ast.If]:
     """``if __name__ == "__main__":`` (either operand order): the block a file runs when it is
     executed as a script. The one AST reading of it; the project scan, which reads files as text

@@ -233,6 +233,11 @@ class ClassInfo:
     called_in_step: bool = False  # a learning-rate schedule, constraint or regularizer
 
 
+# How a function's ``why`` starts when a tf.function decorates or wraps it (its own trace entry).
+_DECORATED = "decorated with tf.function"
+_WRAPPED = "wrapped in tf.function"
+
+
 @dataclass(eq=False)
 class FunctionInfo:
     node: FunctionNode
@@ -295,6 +300,12 @@ class FunctionInfo:
     drives: bool = False
     uses_framework: bool = False  # calls TensorFlow, JAX or Keras (the jit-compiled declaration's module-level roots)
     declared: bool = False  # a compiled root only by the user's jit-compiled declaration
+
+    @property
+    def tf_function_entry(self) -> bool:
+        """A tf.function decorates or wraps it: traced as its own entry (not only reached from a
+        compiled caller, a Keras method or a staged loop body)."""
+        return self.why.startswith((_DECORATED, _WRAPPED))
 
     @property
     def compiled(self) -> bool:
@@ -1360,7 +1371,7 @@ def _entry_points(inf: _Inference) -> list[_Work]:
             info.static_params = _static_params(info, info.traced_entry)
             work.append((info, False, True, level, "decorated with jax.jit", line))
         elif role is Role.TF_FUNCTION:
-            work.append((info, True, xla, level, "decorated with tf.function" + ("(jit_compile=True)" if xla else ""),
+            work.append((info, True, xla, level, _DECORATED + ("(jit_compile=True)" if xla else ""),
                          line))
         elif role is Role.LAX:
             info.no_autograph = info.jax = True
@@ -1481,7 +1492,7 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
             work.append((t, False, True, level, "wrapped in jax.jit", h.line))
         elif h.role is Role.TF_FUNCTION:
             t.traced_args = True
-            work.append((t, True, h.xla, level, "wrapped in tf.function" + ("(jit_compile=True)" if h.xla else ""),
+            work.append((t, True, h.xla, level, _WRAPPED + ("(jit_compile=True)" if h.xla else ""),
                          h.line))
         elif h.role is Role.TF_FUNCTION_NOAG:
             t.no_autograph = t.traced_args = True
@@ -1536,7 +1547,7 @@ def _note_external_handoff(inf: _Inference, h: _Handoff, level: Level) -> None:
     host = h.role in (Role.HOST, Role.PIPELINE)
     how = {Role.HOST: "run on the host by py_function", Role.PIPELINE: "mapped over a tf.data pipeline",
            Role.COMPILED: "passed to compile()/strategy.run", Role.JAX: "wrapped in jax.jit", Role.LAX: h.how}.get(
-        h.role, "wrapped in tf.function" + ("(jit_compile=True)" if h.xla else ""))
+        h.role, _WRAPPED + ("(jit_compile=True)" if h.xla else ""))
     inf.external.append(ExternalUse(target, "", how, Level.HOST if host else level, host,
                                     h.role in (Role.TF_FUNCTION, Role.COMPILED), h.role in (Role.JAX, Role.LAX), h.line,
                                     traced=not host))

@@ -110,10 +110,21 @@ _PIP_INSTALL = re.compile(r"\bpip3?[ \t]+install[ \t]+((?:[^\n&;|\\]|\\\n)+)")
 
 
 def is_declaration_file(path: str) -> bool:
+    """Requirements (``requirements*.txt``, or any ``.txt`` in a ``requirements/`` folder, where pip's ``-r``
+    includes usually live), setup files, ``pyproject.toml``, conda environments and Dockerfiles
+    (``Dockerfile``, ``Dockerfile.gpu``, ``tpu.Dockerfile``)."""
     base = os.path.basename(path)
-    return (base.startswith("requirements") and base.endswith(".txt") or base in ("setup.py", "setup.cfg",
-            "pyproject.toml") or base.startswith("environment") and base.endswith((".yml", ".yaml"))
-            or "Dockerfile" in base)
+    in_requirements = os.path.basename(os.path.dirname(path)) == "requirements"
+    return ((base.startswith("requirements") or in_requirements) and base.endswith(".txt")
+            or base in ("setup.py", "setup.cfg", "pyproject.toml")
+            or base.startswith("environment") and base.endswith((".yml", ".yaml")) or "Dockerfile" in base)
+
+
+def declaring_folder(path: str) -> str:
+    """The folder a declaration file speaks for: its own, or the project's above a ``requirements/`` folder
+    (``requirements/tpu.txt`` declares what the code beside that folder runs)."""
+    folder = os.path.dirname(path)
+    return os.path.dirname(folder) if os.path.basename(folder) == "requirements" else folder
 
 
 def declarations(path: str, text: str, source: str) -> tuple[Declared, ...]:
@@ -256,10 +267,8 @@ def _poetry_spec(spec: str) -> str:
 
 def _conda_env(text: str) -> list[tuple[str, str]]:
     """A conda environment file's dependencies: pip's (PEP 508) and conda's (``name=2.4`` is 2.4.*)."""
-    try:
-        import yaml
-    except ImportError:
-        return []
+    import yaml  # a dependency of the linter; imported only when a project declares a conda environment
+
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError:
@@ -344,6 +353,8 @@ def keras_generation(path: str, text: str, root: str, declared: Mapping[str, Seq
     folder = os.path.dirname(os.path.abspath(path))
     while True:
         decls = declared.get(folder, ())
+        if standalone:  # tf-keras serves tf.keras only: `import keras` is the keras package (review19)
+            decls = [d for d in decls if not d.package.startswith("tf-keras")]
         if decls:
             gens = {_generation_of(d) for d in decls}
             named = ", ".join(sorted({f"{d.package}{d.specifier} ({d.source})" for d in decls}))

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from xlacheck import api_table, op_table
-from xlacheck.analysis import walk
+from xlacheck.analysis import chain_root, is_none, walk
 from xlacheck.analysis.imports import same_object
 from xlacheck.analysis.scopes import BuiltValues, built_values, own_nodes
 from xlacheck.analysis.tables import TENSOR_ARRAYS, TF_VARIABLES
@@ -217,21 +217,6 @@ def variable_constructor(name: str) -> bool:
     return fact is not None and fact.returns == "variable" and name.rsplit(".", 1)[-1] in ("Variable", "variable")
 
 
-def _root_name(expr: ast.expr) -> str | None:
-    """The name an access chain starts from: ``self`` for ``self._cache[key].v`` and ``self.get(k)``."""
-    while True:
-        if isinstance(expr, (ast.Attribute, ast.Subscript)):
-            expr = expr.value
-        elif isinstance(expr, ast.Call):
-            expr = expr.func
-        else:
-            return expr.id if isinstance(expr, ast.Name) else None
-
-
-def _is_none(expr: ast.expr) -> bool:
-    return isinstance(expr, ast.Constant) and expr.value is None
-
-
 def is_creation_guard(test: ast.expr, owners: frozenset[str] = frozenset({"self"})) -> bool:
     """``if self.v is None:``, ``if not hasattr(self, "v"):``, ``if not self.built:``: a singleton guard
     on state that outlives the call -- reached from one of ``owners`` (the object, ``global``/``nonlocal``
@@ -239,14 +224,14 @@ def is_creation_guard(test: ast.expr, owners: frozenset[str] = frozenset({"self"
     for sub in walk(test):
         if isinstance(sub, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot)) for op in sub.ops):
             sides = [sub.left, *sub.comparators]
-            if any(_is_none(side) for side in sides) and any(
-                    not _is_none(side) and _root_name(side) in owners for side in sides):
+            if any(is_none(side) for side in sides) and any(
+                    not is_none(side) and chain_root(side) in owners for side in sides):
                 return True
         if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "hasattr"
-                and sub.args and _root_name(sub.args[0]) in owners):
+                and sub.args and chain_root(sub.args[0]) in owners):
             return True
     return (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Attribute)
-            and _root_name(test.operand) in owners)
+            and chain_root(test.operand) in owners)
 
 
 def _state_owners(func: ast.AST) -> frozenset[str]:
@@ -276,13 +261,13 @@ def _none_default_params(func: ast.AST) -> frozenset[str]:
     positional = (*args.posonlyargs, *args.args)
     pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
              *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)]
-    return frozenset(a.arg for a, d in pairs if _is_none(d))
+    return frozenset(a.arg for a, d in pairs if is_none(d))
 
 
 def _fills_left_out_argument(test: ast.expr, params: frozenset[str]) -> ast.cmpop | None:
     """``p is None`` / ``p is not None`` on a parameter ``p`` that defaults to None: the op, else None."""
     if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot))
-            and isinstance(test.left, ast.Name) and test.left.id in params and _is_none(test.comparators[0])):
+            and isinstance(test.left, ast.Name) and test.left.id in params and is_none(test.comparators[0])):
         return test.ops[0]
     return None
 
@@ -308,7 +293,7 @@ def _written_through(branch: list[ast.stmt]) -> frozenset[str]:
                 for t in (target.elts if isinstance(target, ast.Tuple) else [target]):
                     if isinstance(t, (ast.Attribute, ast.Subscript)) or (
                             isinstance(sub, ast.Call) and t is target):
-                        root = _root_name(t)
+                        root = chain_root(t)
                         if root is not None:
                             names.add(root)
     return frozenset(names)

@@ -431,7 +431,7 @@ def _reach_files(root: str) -> list[str] | None:
     for folder, dirs, names in os.walk(root):
         dirs[:] = sorted(d for d in dirs if (not d.startswith(".") or d == ".github") and d not in _REACH_SKIP_DIRS)
         for n in sorted(names):
-            if n.endswith(_REACH_SUFFIXES):
+            if n.endswith(_REACH_SUFFIXES) or n.startswith("Dockerfile"):  # Dockerfile.gpu
                 found.append(os.path.join(folder, n))
         if len(found) > _REACH_MAX_FILES:
             return None
@@ -898,6 +898,7 @@ def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
     from xlacheck.analysis.keras_version import (
         Declared,
         declarations,
+        declaring_folder,
         fit_is_xla_entry,
         is_declaration_file,
         keras_generation,
@@ -919,7 +920,7 @@ def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
         if is_declaration_file(path):
             found_decls = declarations(path, text, rel)
             if found_decls:
-                declared.setdefault(os.path.dirname(path), []).extend(found_decls)
+                declared.setdefault(declaring_folder(path), []).extend(found_decls)
         if legacy is None and not path.endswith(_PROSE_SUFFIXES):
             legacy = legacy_env([(rel, text)])
         if _TF_XLA_ENTRY.search(text):

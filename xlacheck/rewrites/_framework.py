@@ -15,6 +15,7 @@ import ast
 import re
 from collections.abc import Sequence
 
+from xlacheck.analysis import chain_root
 from xlacheck.diagnostics import Edit
 from xlacheck.rewrites._source import Source
 
@@ -44,12 +45,6 @@ def _imports(src: Source) -> dict[str, str]:
     return out
 
 
-def _root(node: ast.AST) -> str | None:
-    while isinstance(node, (ast.Attribute, ast.Call)):
-        node = node.value if isinstance(node, ast.Attribute) else node.func
-    return node.id if isinstance(node, ast.Name) else None
-
-
 class Frameworks:
     """Per-file answers to "which framework is this function written in"."""
 
@@ -61,7 +56,7 @@ class Frameworks:
         if len(set(self.names.values())) > 1:
             for node in src.nodes:
                 if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
-                    fw = self.names.get(_root(node.func) or "")
+                    fw = self.names.get(chain_root(node.func) or "")
                     if fw is not None:
                         self._compiled_as.setdefault(node.args[0].id, fw)
 
@@ -95,9 +90,9 @@ class Frameworks:
 
     def _decide(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         for dec in func.decorator_list:
-            fw = self.names.get(_root(dec) or "")
+            fw = self.names.get(chain_root(dec) or "")
             if fw is None and isinstance(dec, ast.Call) and dec.args:  # functools.partial(jax.jit, ...)
-                fw = self.names.get(_root(dec.args[0]) or "")
+                fw = self.names.get(chain_root(dec.args[0]) or "")
             if fw is not None:
                 return fw
         return self._compiled_as.get(func.name)

@@ -7,7 +7,6 @@ import ast
 from dataclasses import dataclass
 
 from xlacheck.rules.base import RuleContext
-from xlacheck.rules.variable_created_in_compiled_step import _TF_FUNCTION_ENTRY
 
 
 def returned_parts(value: ast.expr) -> list[ast.expr]:
@@ -33,7 +32,7 @@ def traced_return(node: ast.Return, ctx: RuleContext) -> TracedReturn | None:
     info = ctx.function
     if node.value is None or info.jax or not isinstance(info.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    traced = info.why.startswith(_TF_FUNCTION_ENTRY)
+    traced = info.tf_function_entry
     keras_call = info.keras_method and info.name == "call" and info.cls is not None
     if not (traced or keras_call):
         return None

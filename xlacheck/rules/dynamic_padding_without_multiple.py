@@ -69,11 +69,13 @@ def _tf_padding(call: ast.Call, name: str | None, preview: bool, index: ModuleIn
     method = method_name(call)
     if method == "padded_batch" and call.args and _unknown_dims(shapes := _argument(call, 1, "padded_shapes")) \
             and not dataset_facts(index).static_elements(call.func.value):  # type: ignore[attr-defined]
-        if preview or _explicit_longest(shapes):
+        if _explicit_longest(shapes):
             return "padded_batch without fixed padded_shapes pads each batch to its longest element"
         found = compiled_consumer(index, call, keras_compiled(index))
         if found is not None:
             return f"padded_batch without padded_shapes pads each batch to its longest element and feeds {found[0]}"
+        if preview:
+            return "padded_batch without fixed padded_shapes pads each batch to its longest element"
     if (name or "").endswith("pad_sequences") and not _set(_argument(call, 1, "maxlen")):
         return "pad_sequences without maxlen pads to the longest sequence of each call"
     if (method == "bucket_by_sequence_length" or (name or "").endswith(".bucket_by_sequence_length")) and not (
@@ -144,6 +146,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
     """
 
     code = "XLA401"
+    preview = True
     fix = INLINE  # check() builds the fix from the node it flags
     name = "dynamic-padding-without-multiple"
     severity = Severity.RECOMPILE
@@ -169,10 +172,6 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 "    for t in texts:\n        model(**tokenizer([t], padding=True, return_tensors='pt'))\n"),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
                 " [16, 8, 4], pad_to_bucket_boundary=True)\n"),
-        # no padded_shapes: the elements may already have static shapes (only with --preview)
-        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, drop_remainder=True)\n"),
-        Example("import tensorflow as tf\ndef batches(ds):\n"
-                "    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64], [16, 8, 4])\n"),
         # padded_batch feeding a jit-compiled step, but its elements share one shape: nothing is padded
         Example("""
             import tensorflow as tf
@@ -270,6 +269,18 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                            'shape that XLA compiles again; pad to fixed shapes (or bucket boundaries / a multiple '
                            'of 64)'),
                 )),
+        # no padded_shapes: the elements may already have static shapes (weaker evidence; the whole rule is
+        # behind --preview now, so these were VALID before it moved there)
+        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, drop_remainder=True)\n",
+                expected=((3, 12, "padded_batch without fixed padded_shapes pads each batch to its longest element: "
+                                  "every distinct length is a new input shape that XLA compiles again; pad to fixed "
+                                  "shapes (or bucket boundaries / a multiple of 64)"),)),
+        Example("import tensorflow as tf\ndef batches(ds):\n"
+                "    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64], [16, 8, 4])\n",
+                expected=((3, 12, "bucket_by_sequence_length without pad_to_bucket_boundary=True pads each batch to "
+                                  "its longest element, not to the bucket boundary: every distinct length is a new "
+                                  "input shape that XLA compiles again; pad to fixed shapes (or bucket boundaries / "
+                                  "a multiple of 64)"),)),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

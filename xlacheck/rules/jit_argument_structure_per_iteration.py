@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck import jax_cache
+from xlacheck.analysis import is_none
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
@@ -325,7 +326,7 @@ def _structure_test(node: ast.AST) -> bool:
         if isinstance(node.ops[0], (ast.In, ast.NotIn)):
             return isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)
         if isinstance(node.ops[0], (ast.Is, ast.IsNot)):
-            return _is_none(node.comparators[0]) and not isinstance(node.left, ast.Name)
+            return is_none(node.comparators[0]) and not isinstance(node.left, ast.Name)
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hasattr"
 
 
@@ -368,18 +369,14 @@ def _conditional_key(index: ModuleIndex, loop: ast.AST, name: str, varying: set[
     return None
 
 
-def _is_none(e: ast.AST | None) -> bool:
-    return isinstance(e, ast.Constant) and e.value is None
-
-
 def _none_when(index: ModuleIndex, loop: ast.AST, arg: ast.expr, varying: set[str]
                ) -> tuple[ast.expr, bool] | None:
     """The per-iteration condition under which ``arg`` is None (an arm of a conditional
     expression, or a branch of an ``if`` in the loop body binding the name) while the other arm
     is a value, and whether it is None when the condition holds; None when no such condition."""
     if isinstance(arg, ast.IfExp):
-        if _is_none(arg.body) != _is_none(arg.orelse) and _changes(arg.test, varying):
-            return arg.test, _is_none(arg.body)
+        if is_none(arg.body) != is_none(arg.orelse) and _changes(arg.test, varying):
+            return arg.test, is_none(arg.body)
         return None
     if not isinstance(arg, ast.Name):
         return None
@@ -392,8 +389,8 @@ def _none_when(index: ModuleIndex, loop: ast.AST, arg: ast.expr, varying: set[st
         if not isinstance(stmt, ast.If) or not stmt.orelse or not _changes(stmt.test, varying):
             continue
         arms = [_bound_value(stmt.body, arg.id), _bound_value(stmt.orelse, arg.id)]
-        if all(a is not None for a in arms) and _is_none(arms[0]) != _is_none(arms[1]):
-            return stmt.test, _is_none(arms[0])
+        if all(a is not None for a in arms) and is_none(arms[0]) != is_none(arms[1]):
+            return stmt.test, is_none(arms[0])
     return None
 
 

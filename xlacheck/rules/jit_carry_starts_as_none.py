@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck import jax_cache
+from xlacheck.analysis import is_none
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.pytrees import state_classes
@@ -167,7 +168,7 @@ class JitCarryStartsAsNone(ModuleRule):
                 if any(r is None or _maybe_none(index, node, r, param) for r in returned):
                     continue
                 initial = bound_before_loop(index, call, carried)
-                if initial is None or not _is_none(initial):
+                if initial is None or not is_none(initial):
                     continue
                 line = returned[0].lineno if returned[0] is not None else node.lineno
                 ctx.report(self, initial, f"`{carried}` is None on the first call of jitted `{jitted_name}` and "
@@ -187,7 +188,7 @@ class JitCarryStartsAsNone(ModuleRule):
                        and reads_state(index, c, fields)]
             for init in inits:
                 for field, value in bound_fields(init, fields):
-                    if not _is_none(value):
+                    if not is_none(value):
                         continue
                     rebuilt = next(((owner, other) for c, owner in updates
                                     if (other := dict(bound_fields(c, fields)).get(field))
@@ -202,15 +203,11 @@ class JitCarryStartsAsNone(ModuleRule):
                                             "arrays of the shapes the update gives it (jax.eval_shape)")
 
 
-def _is_none(e: ast.expr) -> bool:
-    return isinstance(e, ast.Constant) and e.value is None
-
-
 def _maybe_none(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef, e: ast.expr, carried: str,
                 depth: int = 0) -> bool:
     """``e`` may be None where ``func`` returns it: None itself, a conditional with a None branch,
     the carried parameter passed through unchanged, or a name one of whose assignments may be."""
-    if _is_none(e):
+    if is_none(e):
         return True
     if isinstance(e, ast.IfExp):
         return _maybe_none(index, func, e.body, carried, depth) or _maybe_none(index, func, e.orelse, carried, depth)

@@ -6,7 +6,6 @@ import ast
 
 from xlacheck.analysis.contexts import Level
 from xlacheck.rules.base import Example, Rule, RuleContext
-from xlacheck.rules.variable_created_in_compiled_step import _TF_FUNCTION_ENTRY
 
 # Methods of list/dict/set that change the container in place (Python's own API).
 _MUTATORS = frozenset({"pop", "popitem", "append", "extend", "insert", "remove", "clear", "update", "setdefault",
@@ -147,7 +146,7 @@ class TfFunctionInputMutated(Rule):
         info = ctx.function
         # the function tf.function traces itself (decorated or wrapped), not a helper it calls: a
         # helper's arguments are the caller's objects, which tf.function does not compare
-        if info.jax or not info.why.startswith(_TF_FUNCTION_ENTRY) \
+        if info.jax or not info.tf_function_entry \
                 or not isinstance(info.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return
         params = {a.arg for a in (*info.node.args.posonlyargs, *info.node.args.args, *info.node.args.kwonlyargs)}

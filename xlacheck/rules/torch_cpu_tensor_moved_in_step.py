@@ -98,6 +98,7 @@ class TorchCpuTensorMovedInStep(ModuleRule):
     """
 
     code = "XLA553"
+    preview = True
     checks_test_files = False  # set-up rule: a test's set-up is a toy on purpose
     fix = INLINE  # check_module builds the fix from the call it flags
     name = "torch-cpu-tensor-moved-in-step"

@@ -14,7 +14,6 @@ from xlacheck.rules.module_base import ModuleContext, ModuleRule
 _METRIC_PREFIX = "tf.keras.metrics."
 _OPTIMIZER_PREFIX = "tf.keras.optimizers."
 _LAYER_PREFIX = "tf.keras.layers."
-_TF_FUNCTION_ENTRY = ("decorated with tf.function", "wrapped in tf.function")
 
 
 def _stateful(name: str, prefix: str) -> bool:
@@ -209,7 +208,7 @@ class VariableCreatedInCompiledStep(ModuleRule):
             info = ctx.facts.by_node.get(id(func)) if func is not None else None
             if info is None or info.certainty is not Certainty.COMPILED or info.host or info.name in _STATE_METHODS:
                 continue
-            if what.startswith("layer") and not info.why.startswith(_TF_FUNCTION_ENTRY):
+            if what.startswith("layer") and not info.tf_function_entry:
                 continue  # layers built inside a Keras call()/helpers are tracked by Keras itself
             if _guarded(index, node, info.node):
                 continue

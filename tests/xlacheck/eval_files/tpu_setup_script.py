@@ -12,7 +12,7 @@ strategy = tf.distribute.TPUStrategy(resolver)
 
 tokenizer = AutoTokenizer.from_pretrained("./tokenizer")
 raw = load_dataset("csv", data_files={"train": "data/train.csv"})  # error: XLA504
-collator = DataCollatorWithPadding(tokenizer, return_tensors="np")  # error: XLA401
+collator = DataCollatorWithPadding(tokenizer, return_tensors="np")  # preview: XLA401
 train = raw["train"].to_tf_dataset(columns=["input_ids"], label_cols=["label"], batch_size=64,  # error: XLA503
                                    collate_fn=collator)
 
