@@ -110,15 +110,23 @@ def export(corpus: Corpus, root: Path, mirror: Path = MIRROR) -> str:
         head = _git(git_dir, "rev-parse", "HEAD").stdout.decode().strip()
         return f"missing commit: {corpus.corpus} {corpus.commit} (the snapshot's HEAD is {head})"
     listing = _git(git_dir, "ls-tree", "-r", "-l", "-z", corpus.commit)
-    files = []
+    wanted: dict[str, str] = {}  # path -> blob id
     for entry in listing.stdout.decode(errors="surrogateescape").split("\0"):
         if not entry:
             continue
         meta, path = entry.split("\t", 1)
-        kind, size = meta.split()[1], meta.split()[3]
+        kind, oid, size = meta.split()[1], meta.split()[2], meta.split()[3]
         if kind == "blob" and _wanted(path, int(size) if size.isdigit() else 0, corpus.subdirs):
-            files.append(path)
+            wanted[path] = oid
+    # a snapshot may leave its largest files out (listed in the tree, no blob): export the rest and say so
+    check = subprocess.run(["git", f"--git-dir={git_dir}", "cat-file", "--batch-check"], capture_output=True,
+                           check=False, input="".join(f"{oid}\n" for oid in wanted.values()).encode())
+    absent = {line.split()[0] for line in check.stdout.decode().splitlines() if line.endswith(" missing")}
+    files = [path for path, oid in wanted.items() if oid not in absent]
+    left_out = [path for path, oid in wanted.items() if oid in absent]
     archive = _git(git_dir, "archive", "--format=tar", corpus.commit, "--", *files) if files else None
+    if archive is not None and archive.returncode != 0:
+        return f"missing files: {corpus.corpus} (git archive: {archive.stderr.decode(errors='replace').strip()})"
     target.mkdir(parents=True)
     py_files = lines = 0
     if archive is not None:
@@ -128,7 +136,10 @@ def export(corpus: Corpus, root: Path, mirror: Path = MIRROR) -> str:
         for exported in target.rglob("*.py"):
             py_files += 1
             lines += exported.read_bytes().count(b"\n")
-    return f"exported: {corpus.corpus} {corpus.commit[:12]} -> {target}: {py_files} .py files, {lines} lines"
+    absent_note = f"; {len(left_out)} files absent from the snapshot ({', '.join(left_out[:3])}" \
+        f"{', ...' if len(left_out) > 3 else ''})" if left_out else ""
+    what = f"{py_files} .py files, {lines} lines{absent_note}"
+    return f"exported: {corpus.corpus} {corpus.commit[:12]} -> {target}: {what}"
 
 
 def main(argv: list[str] | None = None) -> int:

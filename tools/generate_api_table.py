@@ -70,6 +70,9 @@ comes from (the ``by`` fields say which source decided it, per entry):
   probing call (``{"default": "differs", "alg=philox": "differs", "alg=philox+constant_seed":
   "matches", ...}``; ``constant_seed``: the seed a Python list instead of a tensor). Measured by
   running the probing call eagerly and under ``jit_compile=True`` on the same inputs.
+  For the stateful random APIs of ``tf.random``/``tf.nn``/``tf.image`` that take a ``seed``
+  (``tf.random.uniform``, ``tf.nn.dropout``): ``{"op_seed": ...}``, the probing call given
+  ``seed=7`` after ``tf.random.set_seed(1234)``, each run (eager, compiled) after setting it again.
 
 Cheap modes refresh those facts in the existing file without the hours of probes:
 
@@ -1018,9 +1021,10 @@ def probe_gradients(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[s
     return counts
 
 
-def _same_values(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> str | None:
+def _same_values(tf: Any, fn: Callable[..., Any], args: dict[str, Any], global_seed: int | None = None) -> str | None:
     """Run ``fn(**args)`` eagerly and under ``jit_compile=True`` on the same concrete inputs:
-    "matches" / "differs", or None when either run fails (the variant is not supported)."""
+    "matches" / "differs", or None when either run fails (the variant is not supported).
+    ``global_seed``: ``tf.random.set_seed`` before each run (a stateful op's seeds are then fixed)."""
     import numpy as np
 
     inputs, call = got.bind(tf, fn, args)
@@ -1029,7 +1033,11 @@ def _same_values(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> str |
     values = [t.example(tf) for t in inputs]
     _alarm(CALL_TIMEOUT_S)
     try:
+        if global_seed is not None:
+            tf.random.set_seed(global_seed)
         eager = [np.asarray(t) for t in tf.nest.flatten(call(*values))]
+        if global_seed is not None:
+            tf.random.set_seed(global_seed)
         compiled = [np.asarray(t) for t in tf.nest.flatten(
             tf.function(call, jit_compile=True, autograph=False)(*values))]  # xlacheck: ignore[XLA404]
     except (Exception, got.TraceTimeout):  # noqa: BLE001 - a variant this API or XLA rejects
@@ -1046,7 +1054,12 @@ def probe_xla_values(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[
     callables = public_callables(tf, keras, None)
     counts = {"probed": 0, "differs": 0}
     for name, entry in table["entries"].items():
-        if "stateless" not in name or "alias_of" in entry or not entry.get("xla") or name not in callables:
+        if "alias_of" in entry or not entry.get("xla") or name not in callables:
+            continue
+        if "stateless" not in name:
+            if "seed" in (entry.get("params") or []) and name.startswith(("tf.random.", "tf.nn.", "tf.image.")):
+                entry.pop("xla_values", None)
+                _probe_op_seed(tf, name, callables[name], entry, counts)
             continue
         entry.pop("xla_values", None)
         fn = callables[name]
@@ -1066,6 +1079,20 @@ def probe_xla_values(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[
             counts["probed"] += 1
             counts["differs"] += any(v == "differs" for v in verdicts.values())
     return counts
+
+
+def _probe_op_seed(tf: Any, name: str, fn: Callable[..., Any], entry: dict[str, Any], counts: dict[str, int]) -> None:
+    """``xla_values["op_seed"]`` of a stateful random API that takes ``seed`` (``tf.random.uniform``):
+    with the global seed set and an integer op seed, whether the compiled call draws the values the
+    eager call draws (TensorFlow logs that XLA ignores the seeds of these ops)."""
+    traced = got.trace_default(tf, name, fn)
+    if traced is None:
+        return
+    verdict = _same_values(tf, fn, {**traced.args, "seed": 7}, global_seed=1234)
+    if verdict is not None:
+        entry["xla_values"] = {"op_seed": verdict}
+        counts["probed"] += 1
+        counts["differs"] += verdict == "differs"
 
 
 _GRAD_FACTS = ("grad_xla", "grad_unsupported", "grad", "grad_const")

@@ -14,6 +14,12 @@ What it records, and where each fact comes from:
   devices are registered). An op is unsupported exactly when it has no ``XLA_CPU_JIT`` kernel:
   even graph plumbing such as ``Placeholder`` or TF1 ``Switch`` fails inside a compiled function
   (the cross-check compiles both).
+* ``raw_ops[op]["xla_tpu_jit"]``: the XLA kernels that only TensorFlow's TPU build links
+  (``TPU_BUILD_XLA_KERNELS``: ``AllToAll``, ``CollectivePermute``, ``CrossReplicaSum``, infeed/outfeed,
+  from the REGISTER_XLA_OP lines of ``tensorflow/core/tpu/kernels/``), with ``kernel_devices``: the
+  devices of the op's ordinary kernels in this build, measured. An op with a TPU XLA kernel and no
+  kernel at all here runs only on a TPU, where it compiles: it is not counted as unsupported.
+  ``--tpu-kernels-only`` refreshes just these fields.
 * ``api``: public functions (``tf.linalg.det``, ``tf.image.resize`` ...) mapped to the raw ops
   they create. Each function is traced into a ``tf.function`` graph with small synthetic
   arguments and the ops of the graph (nested functions included) are read back. Functions that
@@ -158,6 +164,43 @@ def xla_kernel_ops(tf: Any) -> dict[str, frozenset[str]]:
     return {device: frozenset(ops) for device, ops in by_device.items()}
 
 
+# Ops whose XLA kernel only TensorFlow's TPU build registers: REGISTER_XLA_OP in these files, which only
+# the TPU build links (the CPU/GPU wheel this generator runs in has no XLA_TPU_JIT device to ask). Where the
+# registry has no XLA_TPU_JIT kernels, these ops get ``xla_tpu_jit: true`` with ``xla_tpu_jit_source`` (the
+# file), and ``kernel_devices``: the devices of their ordinary kernels in this build, measured.
+TPU_BUILD_XLA_KERNELS: dict[str, str] = {
+    "AllToAll": "tensorflow/core/tpu/kernels/cross_replica_ops.cc",
+    "CollectivePermute": "tensorflow/core/tpu/kernels/cross_replica_ops.cc",
+    "CrossReplicaSum": "tensorflow/core/tpu/kernels/cross_replica_ops.cc",
+    "InfeedDequeue": "tensorflow/core/tpu/kernels/xla/infeed_op.cc",
+    "InfeedDequeueTuple": "tensorflow/core/tpu/kernels/xla/infeed_op.cc",
+    "InplaceAdd": "tensorflow/core/tpu/kernels/xla/inplace_ops.cc",
+    "InplaceUpdate": "tensorflow/core/tpu/kernels/xla/inplace_ops.cc",
+    "OutfeedEnqueue": "tensorflow/core/tpu/kernels/xla/outfeed_ops.cc",
+    "OutfeedEnqueueTuple": "tensorflow/core/tpu/kernels/xla/outfeed_ops.cc",
+}
+
+
+def runs_only_on_tpu(record: dict[str, Any]) -> bool:
+    """An op with an XLA kernel on TPU and no kernel of any kind here (``CollectivePermute``): it can
+    only run on a TPU, where it compiles, so the CPU/GPU verdict says nothing about the code."""
+    return bool(record.get("xla_tpu_jit")) and record.get("kernel_devices") == []
+
+
+def with_tpu_build_kernels(raw_ops: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """``raw_ops`` with the ``TPU_BUILD_XLA_KERNELS`` facts added (unless the registry had XLA_TPU_JIT)."""
+    from tensorflow.python.framework import kernels as kernel_registry
+
+    out = dict(raw_ops)
+    for op, source in TPU_BUILD_XLA_KERNELS.items():
+        if op not in out or "xla_tpu_jit" in out[op] and "xla_tpu_jit_source" not in out[op]:
+            continue
+        devices = sorted({k.device_type for k in kernel_registry.get_registered_kernels_for_op(op).kernel
+                          if not k.device_type.startswith("XLA_") and k.device_type != "DEFAULT"})
+        out[op] = {**out[op], "xla_tpu_jit": True, "xla_tpu_jit_source": source, "kernel_devices": devices}
+    return out
+
+
 def raw_op_table(
     tf: Any, kernels: dict[str, frozenset[str]], extra: frozenset[str] = frozenset()
 ) -> dict[str, dict[str, Any]]:
@@ -174,7 +217,7 @@ def raw_op_table(
         if "XLA_TPU_JIT" in kernels:
             record["xla_tpu_jit"] = op in kernels["XLA_TPU_JIT"]
         table[op] = record
-    return table
+    return table if "XLA_TPU_JIT" in kernels else with_tpu_build_kernels(table)
 
 
 def xla_type_constraints(tf: Any, ops: Iterator[str] | Sequence[str]) -> dict[str, dict[str, list[str]]]:
@@ -218,7 +261,7 @@ def registered_ops(tf: Any) -> frozenset[str]:
 
 def unsupported_set(raw_ops: dict[str, dict[str, Any]]) -> frozenset[str]:
     return frozenset(
-        op for op, rec in raw_ops.items() if not rec["xla_cpu_jit"]
+        op for op, rec in raw_ops.items() if not rec["xla_cpu_jit"] and not runs_only_on_tpu(rec)
     )
 
 
@@ -2804,6 +2847,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", type=re.compile, default=None, metavar="REGEX",
                         help="with --variants-only or --dtypes-only: only the API names this regular expression "
                              "finds")
+    parser.add_argument("--tpu-kernels-only", action="store_true",
+                        help="refresh only the TPU-build XLA kernel facts (TPU_BUILD_XLA_KERNELS, each op's "
+                             "kernel devices here) of the raw ops in the existing --out table")
     parser.add_argument("--check", action="store_true",
                         help="read the kernel registry again and trace and compile a sample of the API entries; "
                              "compare with --out (writes nothing; exit 1 when they differ)")
@@ -2827,6 +2873,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return check_table(tf, args.out, args.sample, args.conditions_sample)
     if args.coverage:
         print_coverage(coverage_report(tf, json.loads(args.out.read_text(encoding="utf-8"))), str(args.out))
+        return 0
+    if args.tpu_kernels_only:
+        table = json.loads(args.out.read_text(encoding="utf-8"))
+        table["raw_ops"] = with_tpu_build_kernels(table["raw_ops"])
+        args.out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}: TPU-build XLA kernels of {len(TPU_BUILD_XLA_KERNELS)} raw ops")
         return 0
     if args.dtypes_only:
         table, counts = refresh_dtypes(tf, json.loads(args.out.read_text(encoding="utf-8")), args.only)

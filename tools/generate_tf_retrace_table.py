@@ -644,6 +644,22 @@ def dataset_padded_batch_fixed(probe: Probe, jit: bool) -> list[Callable[[], Any
     return [lambda x=x: f(x) for x in _padded_batches(padded_shapes=[8])]
 
 
+@scenario("windows x[i:i + 4] for i in range(0, 10, 4) (rows 4, 4, 2: the last window shorter)", "tensor")
+def stepped_windows_last_shorter(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
+    tf = _tf()
+    f = _function(probe, jit)(lambda x: tf.reduce_sum(x * 2.0))
+    rows = _x(10, 3)
+    return [lambda i=i: f(rows[i:i + 4]) for i in range(0, 10, 4)]
+
+
+@scenario("windows x[i:i + 4] for i in range(0, 12, 4) (the length a multiple of the step: 4, 4, 4)", "tensor")
+def stepped_windows_exact_multiple(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
+    tf = _tf()
+    f = _function(probe, jit)(lambda x: tf.reduce_sum(x * 2.0))
+    rows = _x(12, 3)
+    return [lambda i=i: f(rows[i:i + 4]) for i in range(0, 12, 4)]
+
+
 # ---------------------------------------------------------------------------------------------------
 def measure(name: str, jit: bool) -> dict[str, Any]:
     """Run one scenario: traces and XLA compilations after the first call and after all calls."""

@@ -222,6 +222,18 @@ def jax_array_packed_methods() -> frozenset[str]:
 
 
 @cache
+def tensor_member_names() -> frozenset[str]:
+    """Every public attribute and method name of any measured kind of traced value (``tf.Tensor``,
+    ``tf.Variable``, ``tf.RaggedTensor``, ``tf.SparseTensor``, ``jax.Array``): ``dir()`` of each, as
+    ``tools/generate_tensor_members_table.py`` read it (``xlacheck/data/tensor_members.json``). A
+    method outside this set cannot be called on a TensorFlow or JAX tensor (``rng.random()``)."""
+    names: set[str] = set()
+    for members in load_json("tensor_members.json")["probes"].values():
+        names.update(members)
+    return frozenset(names)
+
+
+@cache
 def tensor_python_members() -> tuple[frozenset[str], frozenset[str]]:
     """(attributes, no-argument methods) of a traced tensor that are Python values while tracing, on
     every kind of traced value that has them (``x.shape``, ``rt.ragged_rank``, ``v.trainable``;

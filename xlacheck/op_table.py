@@ -133,8 +133,20 @@ def _table() -> dict[str, Any]:
 @cache
 def unsupported_raw_ops() -> frozenset[str]:
     """Raw ops with no XLA_CPU_JIT kernel (graph plumbing such as ``Placeholder`` included:
-    inside a compiled function it fails like any other op without a kernel)."""
-    return frozenset(op for op, record in _table()["raw_ops"].items() if not record["xla_cpu_jit"])
+    inside a compiled function it fails like any other op without a kernel), less those that run
+    only on a TPU (:func:`tpu_only_raw_ops`)."""
+    return frozenset(op for op, record in _table()["raw_ops"].items()
+                     if not record["xla_cpu_jit"] and op not in tpu_only_raw_ops())
+
+
+@cache
+def tpu_only_raw_ops() -> frozenset[str]:
+    """Raw ops with an XLA kernel in TensorFlow's TPU build and no kernel of any kind in the CPU/GPU
+    build (``CollectivePermute``, ``AllToAll``, ``CrossReplicaSum``, infeed/outfeed): code holding one
+    can only run on a TPU, where it compiles. ``InplaceAdd`` is not one: it runs on CPU/GPU, where it
+    does not compile."""
+    return frozenset(op for op, record in _table()["raw_ops"].items()
+                     if record.get("xla_tpu_jit") and record.get("kernel_devices") == [])
 
 
 @cache

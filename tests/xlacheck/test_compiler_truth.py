@@ -116,6 +116,8 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA211-valid-4", "f", lambda: (tf.constant([3, 1, 3, 2]), tf.ones([4, 2])), "compiles"),  # nested binding
     ("XLA302-invalid-5", "f", lambda: (tf.ones([2, 4]), tf.ones([3, 4])), "fails"),  # math.sqrt of a tensor
     ("XLA302-valid-6", "f", lambda: (tf.ones([2, 4]), tf.ones([3, 4])), "compiles"),  # math of static facts
+    # a NumPy Generator argument: `rng.random()` is a Python float at trace time, no tensor method
+    ("XLA302-valid-7", "f", lambda: (tf.ones([2, 3]), __import__("numpy").random.default_rng(0)), "compiles"),
     ("XLA303-invalid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "fails"),
     ("XLA303-invalid-2", "f", lambda: (_f(1.0, 2.0), tf.constant([0, 1])), "fails"),
     ("XLA303-valid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "compiles"),
@@ -181,6 +183,10 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA311-valid-8", "f", lambda: (tf.constant([[2.0, 1.0], [1.0, 3.0]]), _f(1.0, 2.0)), "compiles"),
     ("XLA311-valid-9", "f", lambda: (_f(1.0, 2.0),), "compiles"),
     ("XLA311-invalid-14", "evaluate", lambda: (_f(1.0, 2.0),), "fails"),  # for x in a module-level dataset
+    ("XLA315-invalid-2", "f", lambda: (_f(1.0, 2.0, 3.0, 4.0),), "fails"),  # tf.random.uniform(..., seed=11)
+    # next() of a tf.data iterator the jit-compiled step receives as an argument
+    ("XLA311-invalid-16", "train_step",
+     lambda: (iter(tf.data.Dataset.from_tensor_slices(tf.ones([4, 2])).batch(2)), _f(1.0, 2.0)), "fails"),
     ("XLA204-invalid-6", "f", lambda: (tf.constant([1, 2, 3]),), "fails"),  # tf.ragged.range (RaggedRange)
     ("XLA309-invalid-10", "f", lambda: (_f(1.0, 2.0, 3.0, 4.0),), "fails"),  # keras.random.gamma
     ("XLA309-invalid-11", "f", lambda: (tf.ones([3, 2]),), "fails"),  # TensorArray.scatter

@@ -724,3 +724,81 @@ def test_vectorized_map_gradient_in_a_bounded_loop_needs_map_fn(op):
         tf.function(program(tf.vectorized_map), jit_compile=True)(a)
     expected = program(tf.vectorized_map)(a)
     assert_same(expected, tf.function(program(tf.map_fn), jit_compile=True)(a), 1e-5)
+
+
+@pytest.mark.parametrize("layer", sorted(examples_dtypes := __import__(
+    "xlacheck.rewrites.dtypes", fromlist=["COMPUTE_DTYPE_LAYERS"]).COMPUTE_DTYPE_LAYERS))
+@pytest.mark.parametrize("policy", ["float32", "mixed_float16"])
+def test_layers_return_their_compute_dtype(layer, policy):
+    """The fact COMPUTE_DTYPE_LAYERS states: where the call returns, the output has ``compute_dtype``
+    (float and integer inputs, eagerly and traced)."""
+    make = {"Dense": lambda: tf.keras.layers.Dense(3), "Embedding": lambda: tf.keras.layers.Embedding(10, 3),
+            "Conv1D": lambda: tf.keras.layers.Conv1D(2, 3, padding="same"),
+            "Conv2D": lambda: tf.keras.layers.Conv2D(2, 3, padding="same"),
+            "LayerNormalization": lambda: tf.keras.layers.LayerNormalization()}[layer.rsplit(".", 1)[1]]
+    shape = {"Conv1D": [2, 5, 3], "Conv2D": [2, 5, 5, 3]}.get(layer.rsplit(".", 1)[1], [2, 4])
+    tf.keras.mixed_precision.set_global_policy(policy)
+    try:
+        for dtype in (tf.float32, tf.float16, tf.int32):
+            made = make()
+            x = tf.cast(tf.reshape(tf.range(int(np.prod(shape))) % 7, shape), dtype)
+            for call in (made, tf.function(lambda v, made=made: made(v))):
+                try:
+                    out = call(x)
+                except (TypeError, ValueError, tf.errors.InvalidArgumentError):
+                    continue  # a convolution of integers raises: outside the claim
+                assert out.dtype.name == made.compute_dtype, (layer, policy, dtype)
+    finally:
+        tf.keras.mixed_precision.set_global_policy("float32")
+
+
+_CHUNKS = '''import tensorflow as tf
+
+
+class ChunkedScorer(tf.keras.layers.Layer):
+    def __init__(self, chunk=2):
+        super().__init__()
+        self.chunk = chunk
+        self.dense = tf.keras.layers.Dense(4, activation="relu")
+
+    def call(self, inputs):
+        num_chunks = tf.shape(inputs)[0] // self.chunk
+        processed = []
+        for i in tf.range(num_chunks):
+            processed.append(self.dense(inputs[i * self.chunk:(i + 1) * self.chunk]))  # flag(XLA111)
+        return tf.concat(processed, axis=0)
+'''
+
+
+@pytest.mark.parametrize("value", ["self.dense(chunk)", "tf.nn.relu(tf.reshape(self.dense(chunk), [-1, 4]))"])
+@pytest.mark.parametrize("policy", ["float32", "mixed_float16"])
+def test_a_list_of_layer_outputs_becomes_a_tensorarray_of_the_layer_compute_dtype(policy, value, tmp_path):
+    """The appended value is a built-in layer's output (through dtype-keeping ops): the TensorArray takes
+    ``self.dense.compute_dtype``, and the fixed layer compiles and returns the original's values and dtype
+    (float16 under mixed precision)."""
+    source = _CHUNKS.replace("self.dense(inputs[i * self.chunk:(i + 1) * self.chunk])",
+                             value.replace("chunk)", "inputs[i * self.chunk:(i + 1) * self.chunk])"))
+    (result,) = attach_fixes(source, ast.parse(source), [_rewrite_tests.flagged(source)])
+    assert result.fix is not None and result.fix.edits, result.fix
+    fixed = apply_edits(source, result.fix.edits)
+    assert "tf.TensorArray(self.dense.compute_dtype, size=" in fixed
+    modules = []
+    for tag, text in (("orig", source), ("fixed", fixed)):
+        path = tmp_path / f"{tag}_chunks_{policy}_{len(value)}.py"
+        path.write_text(text, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        modules.append(module)
+    tf.keras.mixed_precision.set_global_policy(policy)
+    try:
+        original, rewritten = modules[0].ChunkedScorer(), modules[1].ChunkedScorer()
+        x = tf.reshape(tf.range(24, dtype=tf.float32), [6, 4]) / 24.0
+        expected = original(x)
+        rewritten(x)
+        rewritten.set_weights(original.get_weights())
+        got = tf.function(rewritten.call, jit_compile=True)(x)
+        assert got.dtype == expected.dtype
+        np.testing.assert_allclose(np.asarray(got, np.float32), np.asarray(expected, np.float32), rtol=1e-3)
+    finally:
+        tf.keras.mixed_precision.set_global_policy("float32")

@@ -341,6 +341,41 @@ MASKS = {
     "count_of_a_comparison_in_a_selection": (
         "def big(b, m):\n    return jnp.count_nonzero(b[m > 0.5] > 1.0) + b\n", "b[m > 0.5]",
         "return jnp.sum((b > 1.0) != 0, where=m > 0.5) + b\n"),
+    # a reduction over axis 0 of a selection: the axes the mask covers, the mask broadcast over the trailing ones
+    # (masks over rows or over every axis), and a product on the right by a matrix read row by row
+    "mean_over_axis_0_of_rows_selected_by_a_row_mask": (
+        "def rows(b, m):\n    x = b.reshape(2, 2)\n    k = m[:2] > 0.5\n    return jnp.mean(x[k], axis=0)\n", "x[k]",
+        "return jnp.mean(x, axis=tuple(range(jnp.ndim(k))), where=jnp.expand_dims(k, tuple(range(jnp.ndim(k), "
+        "x.ndim))))\n"),
+    "sum_method_over_axis_0_of_a_mask_of_every_axis": (
+        "def every(b, m):\n    x = b.reshape(2, 2)\n    return x[m.reshape(2, 2) > 0.5].sum(0) * 2.0\n",
+        "x[m.reshape(2, 2) > 0.5]", "x.sum(axis=tuple(range(jnp.ndim((m.reshape(2, 2) > 0.5)))), "),
+    "mean_over_axis_0_of_a_prefix_times_a_matrix": (
+        "def project(b, m):\n    w = jnp.ones((1, 3)) * jnp.arange(3.0)\n"
+        "    valid = b.reshape(4, 1)[:jnp.sum(m > 0.5)]\n    return jnp.mean(valid @ w, axis=0)\n",
+        "b.reshape(4, 1)[:jnp.sum(m > 0.5)]",
+        "return jnp.mean(b.reshape(4, 1) @ w, axis=0, where=jnp.expand_dims(jnp.arange(b.reshape(4, 1).shape[0]) < "),
+    "mean_over_axis_0_of_a_bound_prefix": (
+        "def prefix_rows(b, m):\n    x = b.reshape(2, 2)\n    n = jnp.sum(m > 0.5) // 2\n    valid = x[:n]\n"
+        "    return jnp.mean(valid * 2.0, axis=0)\n", "x[:n]",
+        "    return jnp.mean(valid * 2.0, axis=0, where=valid_mask)\n"),
+    "max_over_axis_0_of_masked_rows_times_a_matrix": (
+        "def peak(b, m):\n    x = b.reshape(2, 2)\n    params = {'w': jnp.eye(2) * 2.0}\n"
+        "    return jnp.max(x[m[1:3] > 0.5] @ params['w'], axis=0)\n", "x[m[1:3] > 0.5]",
+        "jnp.max(x @ params['w'], axis=tuple(range(jnp.ndim((m[1:3] > 0.5)))), "),
+    "mean_over_axis_1_of_a_column_prefix": (
+        "def cols(b, m):\n    x = b.reshape(2, 2)\n    n = jnp.sum(m > 0.5) // 2\n"
+        "    return jnp.mean(x[:, :n], axis=1)\n",
+        "x[:, :n]", "return jnp.mean(x, axis=1, where=jax.lax.broadcasted_iota(jnp.int32, x.shape, 1) < n)\n"),
+    # a per-row operation (a reduction over the last axis, one_hot) of a selection by a mask over the other axes
+    "mean_of_per_row_sums_of_a_row_selection": (
+        "def rows(b, m):\n    x = b.reshape(2, 2)\n    return jnp.mean(jnp.sum(x[m[:2] > 0.5] ** 2, axis=-1))\n",
+        "x[m[:2] > 0.5]", "return jnp.mean(jnp.sum((x ** 2), axis=-1), where=m[:2] > 0.5)\n"),
+    "one_hot_cross_entropy_of_selected_tokens": (
+        "def xent(b, m):\n    logits = jnp.clip(b.reshape(2, 2), -3.0, 3.0)\n    keep = m[:2] > 0.5\n"
+        "    labels = (m[2:] > 0.5).astype(jnp.int32)\n    logp = jax.nn.log_softmax(logits)\n"
+        "    return -jnp.mean(jnp.sum(logp[keep] * jax.nn.one_hot(labels[keep], 2), axis=-1))\n",
+        "logp[keep]", "jax.nn.one_hot(labels, 2)), axis=-1), where=keep)\n"),
     "logsumexp_of_a_named_selection": (
         "def lse(b, m):\n    sel = b[m > 0.5]\n    return jax.nn.logsumexp(sel * 2.0)\n", "b[m > 0.5]",
         "return jax.nn.logsumexp(b * 2.0, where=m > 0.5)\n"),
@@ -581,7 +616,17 @@ def test_a_host_read_that_sizes_a_shape_or_is_formatted_is_not_rewritten():
 
 
 def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
-    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0], axis=0)\n", "b[m > 0]") is None
+    # axis 0 is the selection's own (rewritten above); any other axis, or keepdims, is not
+    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0], axis=1)\n", "b[m > 0]") is None
+    # a per-row reduction inside a reduction over an axis, or over another axis than the last
+    assert mask_fix(HEADER + "def f(b, m):\n    x = b.reshape(2, 2)\n"
+                    "    return jnp.sum(jnp.sum(x[m[:2] > 0] ** 2, axis=-1), axis=0)\n", "x[m[:2] > 0]") is None
+    assert mask_fix(HEADER + "def f(b, n):\n    x = b.reshape(2, 2)\n    return jnp.sum(x[:, :n], axis=0)\n",
+                    "x[:, :n]") is None  # a column prefix summed over the rows keeps the traced length
+    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0], axis=0, keepdims=True)\n", "b[m > 0]") is None
+    # a matrix product whose right operand is selected, or outside a reduction over axis 0
+    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0] @ b[m > 0], axis=0)\n", "b[m > 0]") is None
+    assert mask_fix(HEADER + "def f(b, w, m):\n    return jnp.sum(b[m > 0] @ w)\n", "b[m > 0]") is None
     assert mask_fix(HEADER + "def f(b, i):\n    return jnp.sum(b[i] * b[i > 0])\n", "b[i > 0]") is None
     # a coordinate read again elsewhere: the unpacking stays, so no fix
     assert mask_fix(HEADER + "def f(b, m):\n    (k,) = jnp.nonzero(m)\n    return b.at[k].set(0.0), k\n",
@@ -668,6 +713,20 @@ JIT_SITES = {
         "def helper(x, size):\n    return jnp.zeros((size,)) + jnp.sum(x)\n\n\n"
         "@jax.jit\ndef step(x, n):\n    return helper(x, n + 1) * 2.0\n",
         "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
+    # a closure (a loss function inside the step) reads the step's parameter: static where the step is jitted
+    "closure_of_the_jitted_function": (
+        "def step_fn(x, n):\n    def loss(y):\n        return jnp.zeros((n,)) + jnp.sum(y)\n\n"
+        "    return loss(x) * 2.0\n\n\nstep = jax.jit(step_fn)\n",
+        "step = jax.jit(step_fn, static_argnames=(\"n\",))\n", "step"),
+    "closure_reading_the_shape_of_an_outer_array": (
+        "def step_fn(x, n):\n    def loss(y):\n        return jnp.zeros((n, x.shape[0])) + jnp.sum(y)\n\n"
+        "    return loss(x) * 2.0\n\n\nstep = jax.jit(step_fn)\n",
+        "step = jax.jit(step_fn, static_argnames=(\"n\",))\n", "step"),
+    "helper_called_from_a_closure": (
+        "def helper(x, size):\n    return jnp.zeros((size,)) + jnp.sum(x)\n\n\n"
+        "@jax.jit\ndef step(x, n):\n    def loss(y):\n        return helper(y, n) * 2.0\n\n"
+        "    return jax.grad(lambda y: jnp.sum(loss(y)))(x) + loss(x)[0]\n",
+        "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
     # a method wrapped bound: static_argnums count from the parameter after `self`
     "bound_method": ("class Model:\n    def __init__(self):\n"
                      "        self.step = jax.jit(self.pad, static_argnums=(2,))\n\n"
@@ -708,7 +767,12 @@ def test_a_size_is_not_made_static_where_the_function_is_handed_on_unseen():
                  "def helper(x, n):\n    return jnp.zeros((n,))\n\n\n@jax.jit\ndef step(x):\n"
                  "    return helper(x, jnp.sum(x > 0))\n",
                  "def helper(x, n):\n    return jnp.zeros((n,))\n\n\nfns = [helper]\n\n\n@jax.jit\ndef step(x, n):\n"
-                 "    return helper(x, n)\n"):
+                 "    return helper(x, n)\n",
+                 # a closure variable the enclosing function rebinds from data, or a local of the closure's own
+                 "@jax.jit\ndef step(x, n):\n    n = n + jnp.sum(x > 0)\n\n    def loss(y):\n"
+                 "        return jnp.zeros((n,))\n\n    return loss(x)\n",
+                 "@jax.jit\ndef step(x, n):\n    def loss(y, n=jnp.sum(x > 0)):\n"
+                 "        return jnp.zeros((n,))\n\n    return loss(x)\n"):
         source = HEADER + body
         tree = ast.parse(source)
         node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")

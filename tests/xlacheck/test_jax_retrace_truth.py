@@ -702,3 +702,42 @@ def test_eager_concatenate_of_grown_array_compiles_every_iteration():
     finally:
         active[0] = False
     assert len(compiles) >= 4  # one concatenate per new length (plus the zeros)
+
+
+def test_list_of_windows_with_a_shorter_last_compiles_twice_but_padded_once():
+    """XLA416 on ``batches = [data[i:i + bs] for i in range(0, len(data), bs)]`` iterated by the
+    training loop (10 rows in windows of 4: 4, 4, 2, two compiles); the array padded by
+    ``(-n) % bs`` first gives one shape."""
+    bad = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(p, xb):\n    return p + xb.sum()\n"
+           "def train(p, data, bs, epochs):\n    batches = [data[i:i + bs] for i in range(0, len(data), bs)]\n"
+           "    for _ in range(epochs):\n        for xb in batches:\n            p = step(p, xb)\n    return p\n")
+    assert "XLA416" in _codes(bad)
+    ns = _run(bad)
+    ns["train"](jax.numpy.float32(0.0), jax.numpy.ones(10), 4, 2)
+    assert ns["step"]._cache_size() == 2
+    good = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(p, xb):\n    return p + xb.sum()\n"
+            "def train(p, data, bs):\n    n = data.shape[0]\n    padded = jnp.pad(data, (0, (-n) % bs))\n"
+            "    for i in range(0, padded.shape[0], bs):\n        p = step(p, padded[i:i + bs])\n    return p\n")
+    assert "XLA416" not in _codes(good)
+    ns = _run(good)
+    ns["train"](jax.numpy.float32(0.0), jax.numpy.ones(10), 4)
+    assert ns["step"]._cache_size() == 1
+
+
+def test_rows_padded_to_each_batch_longest_compile_per_length():
+    """XLA416 on ``jnp.array([[0] * (longest - len(p)) + p for p in prompts])`` with ``longest`` each
+    batch's own maximum (3, 5, 2: three compiles); padded to a constant length, one."""
+    bad = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef generate(ids):\n    return ids.sum(axis=1)\n"
+           "def evaluate(prompt_batches):\n    for prompts in prompt_batches:\n"
+           "        longest = max(len(p) for p in prompts)\n"
+           "        generate(jnp.array([[0] * (longest - len(p)) + p for p in prompts]))\n")
+    good = bad.replace("(longest - len(p))", "(8 - len(p))")
+    assert "XLA416" in _codes(bad)
+    assert "XLA416" not in _codes(good)
+    batches = [[[1, 2, 3], [4, 5]], [[1, 2], [3, 4, 5, 6, 7]], [[1], [2, 3]]]
+    ns = _run(bad)
+    ns["evaluate"](batches)
+    assert ns["generate"]._cache_size() == 3
+    ns = _run(good)
+    ns["evaluate"](batches)
+    assert ns["generate"]._cache_size() == 1

@@ -107,3 +107,78 @@ def test_jax_dtypes_answers_are_python_values_under_jit():
     exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
     assert float(namespace["f"](jax.random.key(0), jax.numpy.float32(1.0))) == 64.0
     assert float(namespace["f"](jax.random.PRNGKey(0), jax.numpy.float32(1.0))) == 32.0
+
+
+def _xla206_jax_examples():
+    from xlacheck.rules.loop_grown_tensor import LoopGrownTensor
+    valid = [e.code for e in LoopGrownTensor.VALID if "import jax" in e.code]
+    invalid = [e.code for e in LoopGrownTensor.INVALID if "import jax" in e.code]
+    return valid, invalid
+
+
+_XLA206_ARGS = {  # entry -> arguments: rows of 2 features, a window/history length that fits
+    "smooth": lambda jnp: (jnp.arange(8.0).reshape(4, 2), jnp.zeros((3, 2))),
+    "history": lambda jnp: (jnp.arange(8.0).reshape(4, 2), 3),
+    "rollout": lambda jnp: (jnp.zeros(2), jnp.arange(8.0).reshape(4, 2)),
+    "collect": lambda jnp: (jnp.arange(8.0).reshape(4, 2), 3),
+    "lms": lambda jnp: (jnp.arange(8.0).reshape(4, 2), 3),
+}
+
+
+@pytest.mark.parametrize("kind", ["valid", "invalid"])
+def test_xla206_jax_loop_carry_examples_against_jax(kind: str):
+    """XLA206's JAX examples run as JAX runs them: a loop body that keeps its carry's shape traces (under
+    jax.jit too), one that returns its carry joined with more rows raises the carry-type TypeError."""
+    import jax.numpy as jnp
+    valid, invalid = _xla206_jax_examples()
+    sources = valid if kind == "valid" else invalid
+    assert sources
+    for src in sources:
+        namespace: dict = {}
+        exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+        entry = next(name for name in _XLA206_ARGS if name in namespace)
+        args = _XLA206_ARGS[entry](jnp)
+        if kind == "valid":
+            jax.jit(namespace[entry], static_argnums=tuple(
+                i for i, a in enumerate(args) if isinstance(a, int)))(*args)
+        else:
+            with pytest.raises(TypeError, match="carry"):
+                namespace[entry](*args)
+
+
+@pytest.mark.parametrize("kind", ["valid", "invalid"])
+def test_xla328_examples_against_jax(kind: str):
+    """XLA328's examples run as JAX runs them: state a lax body stores on `self` or in a `nonlocal` and the
+    caller reads after the loop raises UnexpectedTracerError (called from plain Python and under jax.jit);
+    the VALID forms run."""
+    import jax.numpy as jnp
+
+    from xlacheck.rules.tracer_leaked_from_lax_body import TracerLeakedFromLaxBody
+    examples = TracerLeakedFromLaxBody.VALID if kind == "valid" else TracerLeakedFromLaxBody.INVALID
+    xs = jnp.arange(6.0).reshape(3, 2)
+    for example in examples:
+        namespace: dict = {}
+        exec(compile(example.code, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+        if "Core" in namespace and "def __init__(self):" in example.code:
+            fn, args = namespace["Core"](), (xs,)
+        elif "Core" in namespace:
+            fn, args = namespace["Core"](jnp.eye(2) * 0.5), (xs, jnp.zeros(2))
+        else:
+            fn, args = namespace["total"], (xs[:, 0] + 1.0,)
+        for call in (fn, jax.jit(fn)):
+            if kind == "valid":
+                call(*args)
+            else:
+                with pytest.raises(jax.errors.UnexpectedTracerError):
+                    call(*args)
+
+
+def test_indexed_update_min_takes_values_not_an_axis():
+    """``x.at[j].min(r)`` is an indexed update (XLA207 VALID, optax's Hungarian algorithm): it compiles
+    under jax.jit with a traced ``r``, so it is not ``x.min(axis=r)``."""
+    from xlacheck.rules.jax_traced_shape import JaxTracedShape
+    src = next(e.code for e in JaxTracedShape.VALID if ".at[j].min(" in e.code)
+    assert "XLA207" not in {d.code for d in check_source(src, "case.py").diagnostics}
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    namespace["relax"](jax.numpy.arange(3.0))

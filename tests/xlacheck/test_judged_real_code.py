@@ -199,3 +199,32 @@ def test_committed_manifests_and_judgments_are_well_formed() -> None:
                 assert isinstance(raw["preview"], bool) and raw["line"] > 0 and raw["text"], raw
         judged = scorer.load_judgments(batch)
         assert all(j.corpus in corpora for j in judged), sorted({j.corpus for j in judged} - set(corpora))
+
+
+def test_export_leaves_out_blobs_the_snapshot_lacks_and_says_so(tmp_path: Path) -> None:
+    """A fetched snapshot may list its largest files in the tree without their blobs (tfjax-prec20: the
+    exporter crashed on learned_optimization, ott and evojax); the rest is exported, the line names them."""
+    exporter = _load("export_corpora", ROOT / "tools" / "export_corpora.py")
+    work = tmp_path / "work"
+    for rel, text in {"pkg/model.py": "a = 1\n", "pkg/data.json": '{"big": 1}\n'}.items():
+        (work / rel).parent.mkdir(parents=True, exist_ok=True)
+        (work / rel).write_text(text)
+    _git("init", "-q", cwd=work)
+    _git("add", ".", cwd=work)
+    _git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x", cwd=work)
+    commit = _git("rev-parse", "HEAD", cwd=work)
+    blob = _git("rev-parse", "HEAD:pkg/data.json", cwd=work)
+    repo = tmp_path / "mirror" / "o+n" / "repo"
+    repo.parent.mkdir(parents=True)
+    _git("clone", "-q", "--bare", str(work), str(repo), cwd=tmp_path)
+    loose = repo / "objects" / blob[:2] / blob[2:]
+    assert loose.is_file()
+    loose.unlink()  # the snapshot lacks this blob
+    manifests = tmp_path / "real_code"
+    manifests.mkdir()
+    (manifests / "manifest-4.json").write_text(json.dumps(
+        [{"corpus": "o/n", "commit": commit, "kind": "tf", "subdirs": [], "lines": 1, "note": ""}]))
+    line = exporter.export(exporter.load_manifest(4, manifests)[0], tmp_path / "corpora", tmp_path / "mirror")
+    assert line.startswith("exported: o/n")
+    assert line.endswith("1 .py files, 1 lines; 1 files absent from the snapshot (pkg/data.json)")
+    assert (tmp_path / "corpora" / "4" / "tf" / "o+n" / "pkg" / "model.py").read_text() == "a = 1\n"

@@ -124,6 +124,21 @@ def test_unsupported_raw_ops_are_raw_ops_without_a_cpu_kernel() -> None:
     assert {"Switch", "Merge", "Placeholder"} <= unsupported
 
 
+def test_tpu_only_ops_are_not_unsupported_and_inplace_ops_still_are() -> None:
+    # cross_replica_ops.cc / infeed_op.cc register these XLA kernels only in the TPU build; off TPU the
+    # ops have no kernel at all (kernel_devices == [], measured), so code holding them runs only on a TPU
+    table = op_table._table()["raw_ops"]
+    tpu_only = op_table.tpu_only_raw_ops()
+    assert {"CollectivePermute", "AllToAll", "CrossReplicaSum", "InfeedDequeueTuple", "OutfeedEnqueueTuple"} <= tpu_only
+    assert not tpu_only & op_table.unsupported_raw_ops()
+    assert all(table[op]["xla_tpu_jit"] and table[op]["xla_tpu_jit_source"].startswith("tensorflow/core/tpu/kernels/")
+               for op in tpu_only)
+    # InplaceAdd has a TPU XLA kernel too, but runs on CPU/GPU, where jit_compile fails on it
+    assert table["InplaceAdd"]["kernel_devices"] == ["CPU", "GPU"]
+    assert "InplaceAdd" in op_table.unsupported_raw_ops()
+    assert op_table.lookup("tf.raw_ops.CollectivePermute").unsupported == ()  # type: ignore[union-attr]
+
+
 def test_every_api_entry_is_consistent_with_the_raw_op_table() -> None:
     raw = op_table._table()["raw_ops"]
     unsupported = op_table.unsupported_raw_ops()

@@ -515,3 +515,29 @@ def test_a_function_without_inputs_has_one_trace_whatever_get_concrete_function_
     sample.get_concrete_function()
     sample()
     assert sample.experimental_get_tracing_count() == 1
+
+
+def test_the_last_of_fixed_width_windows_compiles_again_unless_padded_to_a_multiple() -> None:
+    """XLA412 on windows ``images[i:i + batch_size]`` a helper lists for a ``jit_compile`` function (20
+    rows in windows of 8: 8, 8, 4, two traces); padded to a multiple of the window, or only full
+    windows, one trace."""
+    bad = _load(_example(TfFunctionArgumentShapePerIteration.INVALID, "def epoch_batches"), "XLA412", flagged=True)
+    bad["evaluate"](tf.ones([20, 4, 4]).numpy())
+    assert bad["predict"].experimental_get_tracing_count() == 2
+
+    good = _load(_example(TfFunctionArgumentShapePerIteration.VALID, "(-n) % chunk"), "XLA412", flagged=False)
+    good["apply"](tf.ones([10, 2]), 4)  # padded to 12: 4, 4, 4; then the full windows 0:4, 4:8
+    assert good["predict"].experimental_get_tracing_count() == 1
+
+
+def test_rows_padded_to_each_batch_longest_trace_per_length_but_to_a_constant_once() -> None:
+    """XLA412 on ``tf.constant([[0] * (longest - len(p)) + p for p in prompts])`` with ``longest`` the
+    batch's own maximum (lengths 3 and 5: two traces); padded to a constant, one trace."""
+    batches = [[[1, 2, 3], [4, 5]], [[1, 2], [3, 4, 5, 6, 7]], [[1], [2, 3]]]
+    bad = _load(_example(TfFunctionArgumentShapePerIteration.INVALID, "longest = max("), "XLA412", flagged=True)
+    bad["evaluate"](batches)
+    assert bad["generate"].experimental_get_tracing_count() == 3  # longest 3, 5, 2
+
+    good = _load(_example(TfFunctionArgumentShapePerIteration.VALID, "PAD_TO - len(p)"), "XLA412", flagged=False)
+    good["evaluate"](batches)
+    assert good["generate"].experimental_get_tracing_count() == 1

@@ -161,13 +161,21 @@ VARIANTS: list[tuple[str, bool, str]] = [
      + "def run(ds):\n    for b in ds.padded_batch(32, padded_shapes=[None], drop_remainder=True):\n        step(b)\n"),
     ("dataset_padded_batch_fixed", True, _step("jit_compile=True", "x", "tf.reduce_sum(x)")
      + "def run(ds):\n    for b in ds.padded_batch(32, padded_shapes=[128], drop_remainder=True):\n        step(b)\n"),
+    # fixed-width windows stepping by their width: the last one shorter unless the length divides
+    ("stepped_windows_last_shorter", True, _step("jit_compile=True", "x", "tf.reduce_sum(x)")
+     + "def run(xs, bs):\n    for i in range(0, len(xs), bs):\n        step(xs[i:i + bs])\n"),
+    ("stepped_windows_last_shorter", False, _step("", "x", "tf.reduce_sum(x)")
+     + "def run(xs, bs):\n    for i in range(0, len(xs), bs):\n        step(xs[i:i + bs])\n"),
+    ("stepped_windows_exact_multiple", True, _step("jit_compile=True", "x", "tf.reduce_sum(x)")
+     + "def run(xs, bs):\n    for i in range(0, len(xs) - bs + 1, bs):\n        step(xs[i:i + bs])\n"),
 ]
 CASES = [(row, jit, code) for (row, jit), code in sorted(EXAMPLES.items())] + VARIANTS
 
 # Rows whose hazard is one retrace in all, not one per call: no rule flags them without jit_compile (a
 # bool flag such as `training` takes two values; reduce_retracing relaxes a tensor's shape after one
 # retrace; a last, partial batch traces once more per process).
-_BOUNDED = frozenset({"tensor_shape_changes_reduce_retracing", "dataset_partial_batch_epochs"})
+_BOUNDED = frozenset({"tensor_shape_changes_reduce_retracing", "dataset_partial_batch_epochs",
+                      "stepped_windows_last_shorter"})
 
 
 def _expected(row: str, jit: bool) -> bool:

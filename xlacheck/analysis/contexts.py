@@ -1996,7 +1996,7 @@ def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes:
     Keras layer/model instance runs its ``call`` in the caller's graph), and ``self.method``
     inherited from a base class defined here."""
     out: list[FunctionInfo] = []
-    for n in info.called_names:
+    for n in sorted(info.called_names):  # sorted: the same caller named in messages under any PYTHONHASHSEED
         found = _lookup(ast.Name(n), info, info.cls, module_funcs, classes, by_node)
         local = _binds(info, n)
         if not found and local:
@@ -2009,13 +2009,13 @@ def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes:
             found = [m for k, m in classes[built].methods.items() if k in ("__call__", "call")]
         init = None if found else _plain_constructor(classes, n)
         out.extend(found if init is None else [init])
-    for on_self, name, method in info.called_object_methods:
+    for on_self, name, method in sorted(info.called_object_methods):
         found_method = _object_method(classes, instances, info, on_self, name, method)
         if found_method is not None:
             out.append(found_method)
     owner = owner_class(info)
     if owner is not None:
-        for m in info.called_methods:
+        for m in sorted(info.called_methods):
             if m in owner.methods:
                 out.append(owner.methods[m])
                 continue

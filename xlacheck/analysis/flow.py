@@ -54,6 +54,17 @@ class RuleCrash(Exception):
         self.error = error
 
 
+def _ends(body: Sequence[ast.stmt]) -> bool:
+    """The block never falls through: its last statement returns or raises, or is an ``if`` both of
+    whose branches end so."""
+    if not body:
+        return False
+    last = body[-1]
+    if type(last) in (ast.Return, ast.Raise):
+        return True
+    return type(last) is ast.If and bool(last.orelse) and _ends(last.body) and _ends(last.orelse)
+
+
 def _const_param_test(test: ast.expr, const_params: dict[str, bool]) -> bool | None:
     """The truth of ``p`` / ``not p`` for a parameter the compiled callers set to a literal."""
     if not const_params:
@@ -195,6 +206,9 @@ class FunctionWalker:
         self.env = ctx.values.env
         self.dispatch = dispatch
         self.depth = 0  # inside a branch or loop: assignments merge with what was there
+        # the two-way `if`s being walked, innermost first: (values before it, the `if`, the names its
+        # test refines)
+        self._exclusive: list[tuple[dict[str, int], ast.If, set[str]]] = []
         self.loop_flag = 0
         # names the function uses as one array and binds once (values.array_evidence): a
         # tensor-or-structure bound to one is a tensor
@@ -436,10 +450,7 @@ class FunctionWalker:
             self.block(s.finalbody)
         elif isinstance(s, ast.Match):
             self.expr(s.subject)
-            self.depth += 1
-            for case in s.cases:
-                self.block(case.body)
-            self.depth -= 1
+            self._cases(s)
         else:
             for child in child_nodes(s):
                 if isinstance(child, ast.expr):
@@ -460,39 +471,50 @@ class FunctionWalker:
         if guard is False:
             self._branch(s.body, None)
             return
+        self._exclusive = [(dict(self.env), s, set())] + self._exclusive
+        try:
+            self._two_way(s)
+        finally:
+            self._exclusive.pop(0)
+
+    def _two_way(self, s: ast.If) -> None:
         none = _is_none_test(s.test)
         if none is not None:  # `if x is None:` x is None (a Python value) in the body
+            self._exclusive[0][2].add(none)
             saved = self.env.get(none, 0)
             self.env[none] = 0
             self.values.invalidate()
             self._branch(s.body, None)
             self.env[none] = self.env.get(none, 0) | saved
             self.values.invalidate()
-            self._branch(s.orelse, None)
+            self._else_branch(s.orelse, None)
             return
         typed = _tensor_type_test(s.test, self.ctx.aliases)
         if typed is not None:  # `if hasattr(x, "shape"): ... else:` x is no tensor in the else branch
+            self._exclusive[0][2].add(typed)
             saved = self.env.get(typed, 0)
             self._branch(s.body, None)
             self.env[typed] = 0
             self.values.invalidate()
-            self._branch(s.orelse, None)
+            self._else_branch(s.orelse, None)
             self.env[typed] = saved
             self.values.invalidate()
             return
         listed = _isinstance_sequence(s.test)
         if listed is not None:  # `if isinstance(x, (list, tuple)):` x is a Python sequence there
+            self._exclusive[0][2].add(listed)
             saved = self.env.get(listed, 0)
             self.env[listed] = (saved & ~TENSOR) | PYLIST
             self.values.invalidate()
             self._branch(s.body, None)
             self.env[listed] = saved
             self.values.invalidate()
-            self._branch(s.orelse, None)
+            self._else_branch(s.orelse, None)
             return
         tensor = is_tensor(self.values.flags(s.test))
         numbers = _python_number_test(s.test)
         if numbers:  # `if isinstance(n, int):` n is a Python number in the body
+            self._exclusive[0][2].update(numbers)
             saved_numbers = {name: self.env.get(name, 0) for name in numbers}
             for name in numbers:
                 self.env[name] = PYTHON
@@ -500,10 +522,66 @@ class FunctionWalker:
             self._branch(s.body, s if tensor else None)
             self.env.update(saved_numbers)
             self.values.invalidate()
-            self._branch(s.orelse, s if tensor else None)
+            self._else_branch(s.orelse, s if tensor else None)
             return
         self._branch(s.body, s if tensor else None)
-        self._branch(s.orelse, s if tensor else None)
+        self._else_branch(s.orelse, s if tensor else None)
+
+    def _else_branch(self, orelse: list[ast.stmt], tensor_if: ast.If | None) -> None:
+        """Walk the else branch of the innermost two-way ``if`` from the values before it (the body's
+        bindings do not reach it), then join: a name holds what either branch left, and a branch
+        that returns or raises leaves nothing to the code after the ``if``. The names the test
+        refines (``x is None``, ``isinstance``) keep the handling of :meth:`_two_way`."""
+        pre, s, tested = self._exclusive[0]
+        env = self.env
+        after_body = dict(env)
+        for name in set(pre) | set(after_body):
+            if name in tested or pre.get(name) == after_body.get(name):
+                continue
+            if name in pre:
+                env[name] = pre[name]
+            else:
+                del env[name]
+        self.values.invalidate()
+        self._branch(orelse, tensor_if)
+        body_ends, else_ends = _ends(s.body), _ends(orelse)
+        if body_ends and else_ends:
+            return  # nothing after the `if` runs on either path; keep the else branch's values
+        for name in set(after_body) | set(env):
+            if name in tested:
+                continue
+            b, e = after_body.get(name), env.get(name)
+            if body_ends:
+                k = e
+            elif else_ends:
+                k = b
+            else:
+                k = b if e is None else merge_flags(b, e)
+            if k is None:
+                env.pop(name, None)
+            else:
+                env[name] = k
+        self.values.invalidate()
+
+    def _cases(self, s: ast.Match) -> None:
+        """Each case of a ``match`` starts from the values before it (the cases are exclusive); after it
+        a name holds what it held before (no case matched) or what a case that falls through left."""
+        pre = dict(self.env)
+        joined = dict(pre)
+        self.depth += 1
+        for case in s.cases:
+            self._restore(pre)
+            self.block(case.body)
+            if not _ends(case.body):
+                for name, k in self.env.items():
+                    joined[name] = merge_flags(joined.get(name), k)
+        self.depth -= 1
+        self._restore(joined)
+
+    def _restore(self, values: dict[str, int]) -> None:
+        self.env.clear()
+        self.env.update(values)
+        self.values.invalidate()
 
     def _branch(self, body: list[ast.stmt], tensor_if: ast.If | None) -> None:
         if not body:

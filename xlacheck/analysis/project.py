@@ -791,6 +791,12 @@ def _unused(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[
 # ``tf.function``, Keras 2 ``compile``/``fit``, a ``MirroredStrategy``, and XLA auto-clustering
 # (``tf.config.optimizer.set_jit``, ``TF_XLA_FLAGS``), which leaves ops XLA cannot compile outside its
 # clusters and runs them (docs/real-code-judgments-10.md rebuilt the EfficientDet eval steps).
+# A TPU strategy compiles ops without an XLA kernel (``tf.print``, string ops) too, and fails on them:
+# it moves them to the host (automatic outside compilation) only with soft device placement, which
+# TensorFlow reads while it traces the step (tpu.py ``split_compile_and_replicate``), where it is off
+# unless the program calls ``tf.config.set_soft_device_placement(True)`` (measured, TF 2.21: True
+# eagerly, False while tracing; tests/xlacheck/test_tpu_soft_placement.py). Keras 2 ``fit`` under
+# ``TPUStrategy`` therefore counts as compiled for every XLA-only failure.
 _TF_XLA_ENTRY = re.compile(
     r"\b(?:jit_compile|experimental_compile)\b[\"']?\s*[=:]\s*(?!\s*(?:False|false|None|null|0)\b)\S"
     r"|\bTPU(?:Mirrored)?Strategy\b|\bTPUClusterResolver\b|\bTPUEstimator\b|\bxla\.experimental\.compile\b")

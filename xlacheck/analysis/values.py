@@ -172,6 +172,7 @@ def _annotation_is_python(ann: ast.expr) -> bool | None:
     return None
 
 
+_PY_SCALARS = frozenset({"int", "float", "bool", "str"})
 _TENSOR_WORDS = re.compile(r"Tensor|Array|ndarray|Variable|Layer|Model")
 _ARRAY_WORDS = re.compile(r"Tensor|Array|ndarray")  # an annotation that says "a tensor", not a layer or model
 
@@ -255,7 +256,12 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
     for arg, default in pairs:
         name = arg.arg
         if passed is not None and name in passed:
-            out[name] = passed[name] & VALUE_FLAGS
+            # a Python scalar annotation (`dim: int`) outranks what the callers seem to pass (a
+            # parameter of theirs, an element of one), not a value they compute with an op
+            # (`tf.reduce_min(dims)` handed to `shift_size: int` is a tensor: TFSwinLayer)
+            scalar = arg.annotation is not None and _unwrap_optional(ast.unparse(arg.annotation)) in _PY_SCALARS
+            computed = passed[name] & (OP | DATA | CONST | VARIABLE | RANDOM | SHAPE)
+            out[name] = PYTHON if scalar and not computed else passed[name] & VALUE_FLAGS
             continue
         if info.loop_body and default is None and name not in ("self", "cls"):
             # a loop variable or an element of a staged loop (tf.while_loop body/cond, tf.map_fn fn):
@@ -828,7 +834,9 @@ class ValueEnv:
                     return TENSOR | OPAQUE
             else:
                 rk = self.flags(recv)
-                if rk & TENSOR and not rk & PYLIST:
+                if rk & TENSOR and not rk & (PYLIST | LAYER) and self._not_a_tensor_method(f.attr):
+                    pass  # `rng.random()`: no tensor has this method, so the receiver is another object
+                elif rk & TENSOR and not rk & PYLIST:
                     # a method of an array: a Python list among its arguments (`x.at[i].set([a, b])`)
                     # does not make the result one
                     return _combine(rk | (self._args_flags(e) & ~(PYLIST | PYLIST_EMPTY))) & ~(BOOL | INTCAST)
@@ -846,6 +854,14 @@ class ValueEnv:
             # helper of a noised tensor returns its shape as often as values (pix2seq shape_as_list).
             return TENSOR | OPAQUE
         return 0
+
+    def _not_a_tensor_method(self, attr: str) -> bool:
+        """No measured kind of TensorFlow/JAX tensor has a member ``attr`` (``xlacheck/data/
+        tensor_members.json``): a receiver flagged a tensor (a parameter of compiled code) that is
+        called with it is another object, a NumPy ``Generator`` or a config. Not decided in files
+        that import torch (torch tensors are not in the table) nor for private or dunder names."""
+        return not attr.startswith("_") and "torch" not in self.aliases.frameworks and \
+            attr not in _TENSOR_MEMBER_NAMES
 
     def _framework_object(self, e: ast.expr) -> bool:
         """A call of a framework name (``jax.*``, ``tf.*``, ``keras.*``) whose result the API tables
@@ -1048,6 +1064,8 @@ _VARIABLE_LIST_ATTRS = frozenset({"trainable_weights", "trainable_variables", "n
 # Attributes and no-argument methods of a traced tensor that give Python values while tracing, on
 # every kind of tensor that has them (tools/generate_tensor_members_table.py measured them).
 _TENSOR_PYTHON_ATTRS, _TENSOR_PYTHON_METHODS = api_table.tensor_python_members()
+# Every member name of a measured kind of tensor: a method outside it means another receiver.
+_TENSOR_MEMBER_NAMES = api_table.tensor_member_names()
 
 # Frameworks whose calls build either arrays (the API tables say which) or Python objects.
 _FRAMEWORK_OBJECT_HEADS = ("jax.", "tf.", "keras.")

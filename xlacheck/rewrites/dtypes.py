@@ -130,11 +130,12 @@ _KEEP_DTYPE = KEEPS_DTYPE | _SAME_DTYPE_CALLS | {"tf.concat", "tf.stack", "tf.ti
 
 
 def dtype_of_source(src: Source, node: ast.AST, resolve: Resolve, local: set[str], depth: int = 0) -> str | None:
-    """The name ``x`` (a name read, not bound in the code that ``local`` names) when ``node``
-    certainly has ``x``'s dtype: ``x`` indexed, reshaped or passed through dtype-keeping ops, cast
-    to ``x.dtype``, or such a value (not a bare name: that may be a Python number) combined by
-    ``+ - * @`` with an operand that is not a number literal (TensorFlow's binary ops take one
-    dtype, or raise).
+    """The text of a dtype ``node`` certainly has, read from a source: ``x.dtype`` for a name ``x``
+    (read, not bound in the code that ``local`` names) when ``node`` is ``x`` indexed, reshaped or
+    passed through dtype-keeping ops, cast to ``x.dtype``, or such a value (not a bare name: that
+    may be a Python number) combined by ``+ - * @`` with an operand that is not a number literal
+    (TensorFlow's binary ops take one dtype, or raise); ``self.X.compute_dtype`` for the output of
+    a built-in layer (:func:`layer_dtype`) in the same place.
     Names in ``local`` are followed through ``resolve``; any other name is a source. None when
     not certain (a Python number operand, a dtype argument, any other op)."""
     if depth > 8:
@@ -144,10 +145,13 @@ def dtype_of_source(src: Source, node: ast.AST, resolve: Resolve, local: set[str
         if node.id in local:
             bound = resolve(node)
             return again(bound) if bound is not None else None
-        return node.id
+        return f"{node.id}.dtype"
     if isinstance(node, ast.Subscript):
         return again(node.value)
     if isinstance(node, ast.Call):
+        layer = layer_dtype(src, node, resolve)
+        if layer is not None:  # a built-in layer's output: its compute dtype
+            return layer
         name = call_name(src, node)
         if name in ("tf.cast", "tf.dtypes.cast") and len(node.args) == 2 and not node.keywords:
             target = node.args[1]  # tf.cast(v, x.dtype): x's dtype, whatever v's
@@ -222,3 +226,37 @@ def dtype_witness(src: Source, node: ast.AST, depth: int = 0) -> ast.expr | None
                 if found is not None:
                     return found
     return None
+
+
+# Built-in Keras layers whose output has the layer's compute dtype (``layer.compute_dtype``, its dtype
+# policy's) whenever the call returns: they cast their inputs to it (measured on TF 2.21's tf_keras and
+# Keras 3 under the float32, float64, mixed_float16 and mixed_bfloat16 policies, float and integer inputs;
+# tests/xlacheck/test_rewrites.py re-measures it). A value one of them returns has that dtype exactly, under
+# mixed precision too, which a literal tf.float32 would not.
+COMPUTE_DTYPE_LAYERS = frozenset(f"tf.keras.layers.{n}" for n in (
+    "Dense", "Embedding", "Conv1D", "Conv2D", "LayerNormalization"))
+
+
+def layer_dtype(src: Source, node: ast.AST, resolve: Resolve, depth: int = 0) -> str | None:
+    """``self.X.compute_dtype`` when ``node`` (a name followed through ``resolve``) is a call
+    ``self.X(...)`` of an attribute that its class assigns exactly once, anywhere in the class, to a
+    layer of :data:`COMPUTE_DTYPE_LAYERS`; None otherwise."""
+    if isinstance(node, ast.Name) and depth < 8:
+        bound = resolve(node)
+        return None if bound is None else layer_dtype(src, bound, resolve, depth + 1)
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "self"):
+        return None
+    cls = next((a for a in src.ancestors(node) if isinstance(a, ast.ClassDef)), None)
+    if cls is None:
+        return None
+    attr = node.func.attr
+    assigned = [sub for sub in ast.walk(cls) if isinstance(sub, ast.Attribute) and sub.attr == attr
+                and isinstance(sub.ctx, (ast.Store, ast.Del)) and isinstance(sub.value, ast.Name)]
+    if len(assigned) != 1 or assigned[0].value.id != "self":  # type: ignore[attr-defined]
+        return None
+    statement = src.parents.get(assigned[0])
+    if not (isinstance(statement, ast.Assign) and statement.targets == [assigned[0]]
+            and isinstance(statement.value, ast.Call) and call_name(src, statement.value) in COMPUTE_DTYPE_LAYERS):
+        return None
+    return f"self.{attr}.compute_dtype"

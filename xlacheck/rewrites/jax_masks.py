@@ -79,6 +79,14 @@ EMPTY_EXTREME = ("the maximum or minimum of an empty selection raises in the ori
                  "integer dtype's extreme) in the fix")
 ONE_D = ("a dot product of two selections by one mask is read as the sum of their entries' products: exact for a "
          "mask of the arrays' shape (the selections are 1-D), not for a mask over leading axes (matrix products)")
+ROWS = ("a reduction over axis 0 of the selection reduces the axes the mask covers, with the mask broadcast over the "
+        "array's trailing axes (exact for a mask of any rank up to the array's); arrays selected beside the first are "
+        "taken to have its rank")
+ROW_PRODUCT = ("`E @ W` is read row by row: exact when the selection keeps the last axis of `E` (a mask over its "
+               "leading axes, an array of rank 2 or more) and `W` is a matrix")
+PER_ROW = ("a per-row operation of the selection (a reduction over the last axis, one_hot) is read as the same "
+           "selection of the operation on the whole array: exact for a mask over every axis but the last of the "
+           "reduced array, as a per-token mask of a [batch, tokens, classes] array is")
 CAST = ".at[] updates cast the value to the array's dtype, jnp.where promotes it (a float into an integer array)"
 
 
@@ -197,79 +205,154 @@ def _selection(src: Source, jnp: str, node: ast.AST) -> tuple[str, str] | None:
 Named = dict[str, tuple[str, str]]  # a name that stands for a selection -> (whole array, mask) texts
 
 
-def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named | None = None) -> str | None:
+def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named | None = None,
+           leaves: list[tuple[str, str]] | None = None, rows: bool = False) -> str | None:
     """``node``'s text with each selection replaced by its whole array, every selection by one
-    mask (collected in ``masks``); None unless ``node`` is elementwise arithmetic, comparisons and
-    elementwise ``jax.numpy`` functions (:data:`~xlacheck.analysis.tables.JAX_ELEMENTWISE`) of
-    selections and numbers. ``named``: names that stand for a selection (``pos = x[m]``: ``pos``
-    reads as ``x`` with mask ``m``)."""
+    mask (collected in ``masks``, and each selection's (whole array, mask) in ``leaves``); None
+    unless ``node`` is elementwise arithmetic, comparisons and elementwise ``jax.numpy`` functions
+    (:data:`~xlacheck.analysis.tables.JAX_ELEMENTWISE`) of selections and numbers; with ``rows``
+    (a reduction over the selection's axis 0) also ``E @ W``, a product on the right by an operand
+    that selects nothing, which maps each row of ``E`` to a row. ``named``: names that stand for a
+    selection (``pos = x[m]``: ``pos`` reads as ``x`` with mask ``m``)."""
+    again = lambda sub: _whole(src, jnp, sub, masks, named, leaves, rows)  # noqa: E731
     if named and isinstance(node, ast.Name) and node.id in named:
         whole, mask = named[node.id]
         masks.add(mask)
+        if leaves is not None:
+            leaves.append((whole, mask))
         return whole
     selected = _selection(src, jnp, node)
     if selected is not None:
         masks.add(selected[1])
+        if leaves is not None:
+            leaves.append(selected)
         return selected[0]
     if is_number(node):
         return src.segment(node)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        inner = _whole(src, jnp, node.operand, masks, named)
+        inner = again(node.operand)
         return None if inner is None else f"{'-' if isinstance(node.op, ast.USub) else '+'}({inner})"
+    if rows and isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) \
+            and _selects_nothing(src, jnp, node.right, named):
+        left = again(node.left)
+        return None if left is None else f"({left} @ {src.segment(node.right)})"
     if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITH):
-        left, right = _whole(src, jnp, node.left, masks, named), _whole(src, jnp, node.right, masks, named)
+        left, right = again(node.left), again(node.right)
         if left is None or right is None:
             return None
         return f"({left} {_SYMBOLS[type(node.op)]} {right})"
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISONS:
-        left, right = _whole(src, jnp, node.left, masks, named), _whole(src, jnp, node.comparators[0], masks, named)
+        left, right = again(node.left), again(node.comparators[0])
         if left is None or right is None:
             return None
         return f"({left} {_COMPARISONS[type(node.ops[0])]} {right})"
     if isinstance(node, ast.Call) and not node.keywords and node.args \
             and not any(isinstance(a, ast.Starred) for a in node.args) \
             and JAX_ELEMENTWISE.get(canonical(src, node.func) or "") == len(node.args):
-        operands = [_whole(src, jnp, a, masks, named) for a in node.args]
+        operands = [again(a) for a in node.args]
         if any(o is None for o in operands):
             return None
         return f"{src.segment(node.func)}({', '.join(operands)})"  # type: ignore[arg-type]
+    per_row = _per_row(src, jnp, node)
+    if per_row is not None and leaves is not None and not rows:
+        inner = again(per_row)
+        if inner is None:
+            return None
+        leaves.append(_PER_ROW)  # after the selections inside it: they come first
+        rest = src.segment(node)[src.offset(src.end(per_row)) - src.offset(src.start(node)):]
+        return f"{src.segment(node.func)}({inner}{rest}"  # type: ignore[attr-defined]
     return None
 
 
-def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, list[ast.expr], str] | None:
-    """(name, reduced expressions, how it is written) for ``jnp.sum(E)`` or ``E.sum()`` (any of
-    :data:`_REDUCTIONS`), and ``jnp.dot(A, B)`` / ``jnp.inner(A, B)`` (two operands)."""
-    if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+_PER_ROW = ("", "per row")  # a leaf marker: a per-row operation of selections (:func:`_per_row`)
+_LAST_AXIS = frozenset({"sum", "mean", "max", "min", "prod"})
+
+
+def _per_row(src: Source, jnp: str, node: ast.expr) -> ast.expr | None:
+    """The operand of an operation that maps each row (the entries over the last axis) of its
+    operand to a row or a number on its own: ``jnp.sum/mean/max/min/prod(E, axis=-1)`` and
+    ``jax.nn.one_hot(E, n)`` (a new last axis). Applied to a selection by a mask over the leading
+    axes, it is the same selection of the operation on the whole array (:data:`PER_ROW`)."""
+    if not isinstance(node, ast.Call) or not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    name = canonical(src, node.func) or ""
+    if name == "jax.nn.one_hot" and len(node.args) == 2 and not node.keywords:
+        return node.args[0]
+    if name.startswith("jax.numpy.") and name[len("jax.numpy."):] in _LAST_AXIS and len(node.args) == 1 \
+            and len(node.keywords) == 1 and node.keywords[0].arg == "axis" \
+            and isinstance(node.keywords[0].value, ast.UnaryOp) and isinstance(node.keywords[0].value.op, ast.USub) \
+            and int_literal(node.keywords[0].value.operand) == 1:
+        return node.args[0]
+    return None
+
+
+def _selects_nothing(src: Source, jnp: str, node: ast.expr, named: Named | None) -> bool:
+    """A plain operand (a name, an attribute, an item at a literal key: ``params["w"]``) that is no
+    selection: the same array for every row."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
+            return False
+        node = node.value
+    return isinstance(node, ast.Name) and not (named and node.id in named) and _selection(src, jnp, node) is None
+
+
+def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, list[ast.expr], str, int | None] | None:
+    """(name, reduced expressions, how it is written, the axis reduced or None for every entry) for
+    ``jnp.sum(E)`` or ``E.sum()`` (any of :data:`_REDUCTIONS`), also over one literal axis
+    (``jnp.mean(E, axis=0)``, ``E.mean(1)``), and ``jnp.dot(A, B)`` / ``jnp.inner(A, B)`` (two operands)."""
+    if any(isinstance(a, ast.Starred) for a in node.args):
         return None
     name = dotted(node.func)
     op = name[len(jnp) + 1:] if name is not None and name.startswith(f"{jnp}.") else None
-    if op in _REDUCTIONS and len(node.args) == 1:
-        return op, list(node.args), "function"
+    method = isinstance(node.func, ast.Attribute) and node.func.attr in _REDUCTIONS and op is None
+    if method:
+        op = node.func.attr  # type: ignore[attr-defined]
+    axis = [k.value for k in node.keywords if k.arg == "axis"]
+    if len(node.keywords) != len(axis) or len(axis) > 1:
+        return None
+    operands = list(node.args) if not method else [node.func.value, *node.args]  # type: ignore[attr-defined]
+    if op in _REDUCTIONS and len(operands) == 2 and not axis:
+        axis, operands = [operands[1]], operands[:1]
+    if axis:  # over one axis: the selection's own (:func:`_over_rows`)
+        number = int_literal(axis[0])
+        if op not in _REDUCTIONS or len(operands) != 1 or number is None or number < 0:
+            return None
+        return op, operands, "method" if method else "function", number  # type: ignore[return-value]
+    if op in _REDUCTIONS and len(operands) == 1:
+        return op, operands, "method" if method else "function", None  # type: ignore[return-value]
+    if method:
+        return None
     if op in _PRODUCTS and len(node.args) == 2:
-        return op, list(node.args), "function"
+        return op, list(node.args), "function", None
     full = _FULL_REDUCTIONS.get(canonical(src, node.func) or "")
     if full is not None and len(node.args) == 1:
-        return full, list(node.args), "function"
-    if isinstance(node.func, ast.Attribute) and node.func.attr in _REDUCTIONS and not node.args:
-        return node.func.attr, [node.func.value], "method"
+        return full, list(node.args), "function", None
     return None
 
 
-def _reduced_whole(src: Source, jnp: str, node: ast.AST,
-                   named: Named | None = None) -> tuple[str, str, tuple[str, ...]] | None:
+def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = None,
+                   bound_slice: tuple[str, str] | None = None) -> tuple[str, str, tuple[str, ...]] | None:
     """(the text of reduction ``node`` over the whole arrays with ``where=``, its mask's text, and
-    what the reduction adds to the fix's reasons)."""
+    what the reduction adds to the fix's reasons). ``bound_slice``: the (whole array, mask) texts of
+    a slice that the one name in ``named`` is bound to with its mask of the whole array's shape
+    (``sel, sel_mask = x, <positions>``)."""
     if not isinstance(node, ast.Call):
         return None
     found = _reduction(src, jnp, node)
     if found is None:
         return None
-    op, reduced, form = found
+    op, reduced, form, axis = found
+    rows = axis is not None
     masks: set[str] = set()
-    wholes = [_whole(src, jnp, r, masks, named) for r in reduced]
+    leaves: list[tuple[str, str]] = []
+    wholes = [_whole(src, jnp, r, masks, named, leaves, axis == 0) for r in reduced]
     if any(w is None for w in wholes) or len(masks) != 1:
         return None
     (mask,) = masks
+    per_row = _PER_ROW in leaves
+    leaves = [leaf for leaf in leaves if leaf != _PER_ROW]
+    if per_row and (rows or op in _PRODUCTS or op in _FULL_REDUCTIONS.values()):
+        return None  # the per-row operation changes the rank the axis and the mask are read at
     if op in _PRODUCTS:  # the selections are 1-D: the product of two is the sum of their entries' products
         return f"{jnp}.sum({' * '.join(wholes)}, where={mask})", mask, (ONE_D,)  # type: ignore[arg-type]
     (whole,) = wholes
@@ -281,20 +364,64 @@ def _reduced_whole(src: Source, jnp: str, node: ast.AST,
     if op in _FULL_REDUCTIONS.values():
         return _FULL_TEXT[op].format(jnp=jnp, e=whole, m=mask, f=src.segment(node.func)), mask, ()
     initial = f", initial={'-' if op == 'max' else ''}{jnp}.inf" if op in _EXTREMES else ""
-    extra = (EMPTY_EXTREME,) if op in _EXTREMES else ()
+    extra: tuple[str, ...] = (EMPTY_EXTREME,) if op in _EXTREMES else ()
+    if per_row:
+        extra += (PER_ROW,)
+    if rows and bound_slice is not None:  # the mask of the array's shape, positions along the axis reduced
+        if "@" in whole or _over_rows(src, jnp, [bound_slice], bound_slice[1], axis) is None:  # type: ignore[arg-type]
+            return None  # a product's rows have another shape than the mask; a slice along another axis
+        axes, where = f"axis={axis}, ", mask
+        extra += (ROWS,)
+    elif rows:
+        over = _over_rows(src, jnp, leaves, mask, axis)  # type: ignore[arg-type]
+        if over is None:
+            return None
+        axes, where = over
+        extra += (ROWS,) + ((ROW_PRODUCT,) if "@" in whole else ())
+    else:
+        axes, where = "", mask
+    keywords = f"{axes}where={where}{initial}"
     if form == "function":
-        return f"{jnp}.{op}({whole}, where={mask}{initial})", mask, extra
+        return f"{jnp}.{op}({whole}, {keywords})", mask, extra
     # a method of the whole array: an atom as it stands, else parenthesized
-    return f"{whole if leaf else f'({whole})'}.{op}(where={mask}{initial})", mask, extra
+    return f"{whole if leaf else f'({whole})'}.{op}({keywords})", mask, extra
+
+
+def _over_rows(src: Source, jnp: str, leaves: list[tuple[str, str]], mask: str,
+               axis: int = 0) -> tuple[str, str] | None:
+    """(``axis=...,`` text, ``where=`` text) of a reduction over axis 0 of a selection, on the whole
+    array: ``x[m]`` lists the entries of ``x``'s first ``m.ndim`` axes where ``m`` holds, each with
+    ``x``'s trailing axes, so its axis 0 is those ``m.ndim`` axes of ``x`` with ``m`` broadcast over
+    the trailing ones (exact for a mask of every rank up to ``x``'s); ``x[a:b]`` is ``x``'s axis 0
+    at positions ``a <= i < b`` (a 1-D mask of those positions, broadcast the same way). The rank
+    is the first selected array's (:data:`ROWS`). A slice ``x[:, a:b]`` reduced over its own axis
+    ``k`` (``axis=k``) is ``x`` reduced over axis ``k`` at those positions: the mask of ``x``'s
+    shape as it is. None for a slice along another axis than the one reduced, a boolean selection
+    reduced over another axis than 0, or an array created at a bounded size."""
+    array = leaves[0][0]
+    jax = jax_alias(src.tree)
+    iota = f"{jax}.lax.broadcasted_iota({jnp}.{_INDEX_DTYPE}, {array}.shape, {axis})"
+    if "broadcasted_iota" in mask:
+        if mask.count("broadcasted_iota") != mask.count(iota):
+            return None  # a slice along another axis, or of an indexed array
+        if axis:
+            return f"axis={axis}, ", mask
+        row = mask.replace(iota, f"{jnp}.arange({array}.shape[0])")
+        return "axis=0, ", f"{jnp}.expand_dims({row}, tuple(range(1, {array}.ndim)))"
+    if axis:
+        return None
+    m = mask if mask.isidentifier() else f"({mask})"
+    return (f"axis=tuple(range({jnp}.ndim({m}))), ",
+            f"{jnp}.expand_dims({m}, tuple(range({jnp}.ndim({m}), {array}.ndim)))")
 
 
 def _reduction_fix(edits: list, mask: str, created: bool = False, extra: tuple[str, ...] = ()) -> Fix:
     if created:
         return make_fix("create the array at a static bound of its size and reduce it with `where=` its first "
                         "entries (a static shape)", edits, unsafe=[PADDED, *extra])
+    shape = [NEGATIVE_BOUND] if "broadcasted_iota" in mask else [] if ROWS in extra else [ASSUMES_SHAPE]
     return make_fix("reduce the whole array with `where=` instead of the boolean selection (a static shape)", edits,
-                    unsafe=[NEGATIVE_BOUND if "broadcasted_iota" in mask else ASSUMES_SHAPE, MASKED_GRADIENT,
-                            REORDERED, *extra])
+                    unsafe=[*shape, MASKED_GRADIENT, REORDERED, *extra])
 
 
 def _masked_reduction(src: Source, jnp: str, node: ast.AST) -> Fix | None:
@@ -350,11 +477,13 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     if any(stores.get(n.id) for n in ast.walk(value) if isinstance(n, ast.Name) and n.id != name):
         mask_name = src.fresh_name(f"{name}_mask")
         named = {name: (name, mask_name)}
+        bound_slice = selected if "broadcasted_iota" in selected[1] else None
         binding = f"{src.indent_of(assign)}{name}, {mask_name} = {selected[0]}, {selected[1]}\n"
         edits = [replace_lines(*lines, src.page_break_of(assign) + binding)]
     else:
         named = {name: selected}
         edits = [replace_lines(*lines, "")]
+        bound_slice = None
     masks: set[str] = set()
     extra: list[str] = []
     readers = src.loads_of(name, scope)
@@ -373,9 +502,10 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
         while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
                 isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS) or (
                 isinstance(call, ast.Call) and _reduction(src, jnp, call) is None
-                and (canonical(src, call.func) or "") in JAX_ELEMENTWISE):
+                and (canonical(src, call.func) or "") in JAX_ELEMENTWISE) or (
+                isinstance(call, ast.Call) and _per_row(src, jnp, call) is not None):
             call = src.parents.get(call)
-        found = _reduced_whole(src, jnp, call, named) if isinstance(call, ast.Call) else None
+        found = _reduced_whole(src, jnp, call, named, bound_slice) if isinstance(call, ast.Call) else None
         if found is None:
             return None
         if not any(e.start == src.start(call) for e in edits):

@@ -98,6 +98,21 @@ class _StaticValue:
         self.edits: list[Edit] = []
         self.fields: list[str] = []  # fields of registered dataclasses made static (`GuidanceParams.window`)
         self._followed: set[str] = set()
+        self.outer: list[str] = []  # closure variables: parameters of the enclosing function (`loss_fn` in a step)
+
+    def enclosing_parameter(self, name: str) -> ast.FunctionDef | None:
+        """The function directly around this one when ``name`` is one of its parameters that no
+        code under it rebinds (so a read of ``name`` here, a free variable, is that parameter's
+        value), and nothing declares it ``global``/``nonlocal``."""
+        outer = self.src.scope_of(self.function)
+        if not isinstance(outer, ast.FunctionDef):
+            return None
+        args = outer.args
+        if name not in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}:
+            return None
+        if self.src.stores_in(outer).get(name) or name in self.src.declared_outside(outer):
+            return None
+        return outer
 
     def read(self, expr: ast.expr) -> bool:
         """Whether ``expr`` is a Python value once the parameters it reads are static (recording
@@ -107,8 +122,9 @@ class _StaticValue:
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in self.params \
                 and not self.stores.get(expr.value.id) and expr.attr not in _STATIC_ATTRIBUTES:
             return self._field(expr.value.id, expr.attr)
-        if isinstance(expr, ast.Attribute) and expr.attr in _STATIC_ATTRIBUTES:
-            return isinstance(expr.value, ast.Name) and expr.value.id in self.params  # an array's static facts
+        if isinstance(expr, ast.Attribute) and expr.attr in _STATIC_ATTRIBUTES:  # an array's static facts
+            return isinstance(expr.value, ast.Name) and (expr.value.id in self.params or (
+                expr.value.id not in self.stores and self.enclosing_parameter(expr.value.id) is not None))
         if isinstance(expr, ast.Subscript):
             return self.read(expr.value) and self.read(expr.slice)
         if isinstance(expr, ast.Slice):
@@ -129,6 +145,12 @@ class _StaticValue:
             return True
         if node.id in self._followed:
             return True
+        if node.id not in self.stores:
+            outer = self.enclosing_parameter(node.id)
+            if outer is not None:
+                if node.id not in self.outer:
+                    self.outer.append(node.id)
+                return True
         value = self.src.local_binding(node.id, node)
         assign = self.src.parents.get(value) if value is not None else None
         if assign is None or self.src.parents.get(assign) is not self.function:
@@ -280,16 +302,25 @@ def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
     value = _StaticValue(src, function)
     if not all(value.read(e) for e in exprs):
         return None
+    outer: tuple[list[str], list[Edit]] | None = ([], [])
+    if value.outer:  # closure variables: the enclosing function's parameters, made static where it is jitted
+        enclosing = value.enclosing_parameter(value.outer[0])
+        outer = None if enclosing is None else _static_edits(
+            src, enclosing, [ast.Name(id=name, ctx=ast.Load()) for name in value.outer], hops)
+    if outer is None:
+        return None
+    fields = [*value.fields, *(p for p in outer[0] if p not in value.fields)]
+    value.edits += [e for e in outer[1] if e not in value.edits]
     if not value.names:  # Python values already, once their jax.numpy calls are Python's (if any)
-        return list(value.fields), list(value.edits)
+        return fields, list(value.edits)
     sites = jit_sites(src, function)
     if sites:
         made = _static_decorator(src, function, sites, value.names)
-        return None if made is None else ([*value.names, *value.fields], [*made, *value.edits])
+        return None if made is None else ([*value.names, *fields], [*made, *value.edits])
     callers = _callers(src, function) if hops > 0 else None
     if not callers:
         return None
-    static: list[str] = []
+    static: list[str] = list(fields)
     edits = list(value.edits)
     for caller, passed in callers:
         args = [_passed_for(function, call, p) for call in passed for p in value.names]
@@ -495,7 +526,7 @@ def rewrite_jax_static_branch(src: Source, node: ast.AST) -> Fix | None:
         return None
     function, sites = jitted
     value = _StaticValue(src, function)
-    if not node.args or not value.read(node.args[0]) or not value.names:
+    if not node.args or not value.read(node.args[0]) or not value.names or value.outer:
         return None
     index = value.text_of(node.args[0])
     if name == "jax.lax.switch":
@@ -543,7 +574,7 @@ def rewrite_jax_static_condition(src: Source, node: ast.AST) -> Fix | None:
         return None
     function, sites = jitted
     value = _StaticValue(src, function)
-    if not value.read(node.test) or not value.names or value.fields or value.edits:
+    if not value.read(node.test) or not value.names or value.fields or value.edits or value.outer:
         return None
     tests = [n.test for n in ast.walk(function) if isinstance(n, (ast.If, ast.While, ast.IfExp))]
     in_tests = {id(sub) for test in tests for sub in ast.walk(test)}

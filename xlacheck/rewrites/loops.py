@@ -847,7 +847,7 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | None:
     # whose dtype the value certainly has (see rewrite_range_list_loop)
     source = None if dtype in DTYPES else dtype_of_source(src, counted.value, resolve,
                                                           set(counted.bindings) | {counted.counter})
-    dtype_text = f"{tf}.{dtype}" if dtype in DTYPES else f"{source}.dtype" if source is not None else None
+    dtype_text = f"{tf}.{dtype}" if dtype in DTYPES else source
     if dtype_text is None:
         return explain(
             f"This `while` counts with `{counted.counter}`, so `{counted.name}` could be a tf.TensorArray(DTYPE, "
@@ -1178,7 +1178,7 @@ def rewrite_range_list_loop(src: Source, loop: ast.For) -> Fix | None:
                 f"joined with .stack() or .concat(); it is not rewritten automatically because the dtype of "
                 f"`{src.segment(counted.value)}` is not certain (TensorArray.write raises on a mismatch). Bind the "
                 "appended value with an explicit dtype (tf.cast(..., tf.float32)) to get the fix.")
-        dtype_text = f"{source}.dtype"
+        dtype_text = source
     if not (src.alone_on_lines(made, made) and src.alone_on_lines(append, append) and src.alone_on_lines(loop, loop)
             and loop.body[0].lineno > loop.lineno):
         return None

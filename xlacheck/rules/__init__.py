@@ -11,6 +11,7 @@ from __future__ import annotations
 from xlacheck.rules.base import Example, Rule
 from xlacheck.rules.batch_without_drop_remainder import BatchWithoutDropRemainder
 from xlacheck.rules.branch_type_mismatch import BranchTypeMismatch
+from xlacheck.rules.compiled_loop_differentiated_outside import CompiledLoopDifferentiatedOutside
 from xlacheck.rules.compiled_model_layer_without_kernel import CompiledModelLayerWithoutKernel
 from xlacheck.rules.cumulative_op_on_masked import CumulativeOpOnMasked
 from xlacheck.rules.data_dependent_shape_argument import DataDependentShapeArgument
@@ -99,6 +100,7 @@ from xlacheck.rules.torch_schedule_scalar_special_value import TorchScheduleScal
 from xlacheck.rules.torch_step_varying_python_int import TorchStepVaryingPythonInt
 from xlacheck.rules.torch_tensor_grows_every_step import TorchTensorGrowsEveryStep
 from xlacheck.rules.traced_value_hashed import TracedValueHashed
+from xlacheck.rules.tracer_leaked_from_lax_body import TracerLeakedFromLaxBody
 from xlacheck.rules.trained_gradient_without_xla_kernel import TrainedGradientWithoutXlaKernel
 from xlacheck.rules.transformed_function_to_jit_per_call import TransformedFunctionToJitPerCall
 from xlacheck.rules.unhashable_static_argument import UnhashableStaticArgument
@@ -161,6 +163,8 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TfFunctionInputMutated,
     LayerReturnedFromTracedCall,
     OperationReturnedFromTracedCall,
+    TracerLeakedFromLaxBody,
+    CompiledLoopDifferentiatedOutside,  # a module rule: an eager tape around a compiled loop
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA
     CompiledModelLayerWithoutKernel,  # a module rule: a model compiled with jit_compile=True

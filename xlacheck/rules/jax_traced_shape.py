@@ -232,6 +232,11 @@ class JaxTracedShape(Rule):
         # jax#6350's fix; reports19-jax)
         Example("import jax\n@jax.jit\ndef pool(messages, receivers):\n"
                 "    return jax.ops.segment_sum(messages, receivers, num_segments=8)\n"),
+        # an indexed update's min/max take the values, not an axis (optax _hungarian_algorithm.py:157,
+        # a false XLA207 at first sight; reports20-jax)
+        Example("import jax\nimport jax.numpy as jnp\ndef body(it, costs):\n    j = it % 3\n"
+                "    r = costs[j] - 1.0\n    return costs.at[j].min(r).at[j].max(r - 2.0)\n"
+                "@jax.jit\ndef relax(costs):\n    return jax.lax.fori_loop(0, 3, body, costs)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
@@ -336,6 +341,9 @@ class JaxTracedShape(Rule):
         f = node.func
         if not isinstance(f, ast.Attribute) or ctx.resolve(f.value) is not None:
             return
+        if isinstance(f.value, ast.Subscript) and isinstance(f.value.value, ast.Attribute) \
+                and f.value.value.attr == "at":
+            return  # x.at[i].min(v) is an indexed update (v the values), not x.min(axis=v)
         k = ctx.flags(f.value)
         if not k & TENSOR or k & PYLIST or f.attr not in api_table.jax_array_methods():
             return  # `outputs.append(...)` on a traced pytree object is its class's method: no jax.Array has .append

@@ -21,6 +21,7 @@ from xlacheck.rules._recompile_scope import (
     runs_traced,
     varying_slice,
 )
+from xlacheck.rules._remainder_windows import FROM_ROWS, padded_rows, remainder_window
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -46,8 +47,13 @@ class JitArgumentShapePerIteration(ModuleRule):
     (`x[i * bs:(i + 1) * bs]`, a fixed-size window) is not flagged, except where the loop runs
     over a last, partial batch: `x[i:i + bs]` in `for i in range(0, len(x), bs)`, or
     `x[i * bs:(i + 1) * bs]` in `for i in range(math.ceil(len(x) / bs))` (one more compile per
-    distinct remainder), also when a generator function of this file yields that slice and the
-    loop runs over its batches (`for xb in chunks(x, bs)`). Also an array fed back from the
+    distinct remainder), also up to a count or parameter (`range(0, n, bs)`), through a name the
+    loop assigns or `jnp.asarray`, and when a generator function of this file yields that slice
+    and the loop runs over its batches (`for xb in chunks(x, bs)`), or the loop runs over a list of
+    such windows (a comprehension, a name bound to one, a function of this file returning one); not
+    when the stop or the sliced array is computed with the step (`len(x) - bs + 1`,
+    `n // bs * bs`, an array padded by `(-n) % bs`) or the constants divide (measured:
+    `seq.last_partial_batch` in `xlacheck/data/jax_cache_key.json`). Also an array fed back from the
     function's own result when the function
     returns it grown (`h = step(h)` with `return jnp.concatenate([h, new])`, `jnp.append`,
     `jnp.vstack`, `jnp.pad`; measured, `seq.growing_carry`: 3 calls, 3 compiles), not a rolling
@@ -117,6 +123,14 @@ class JitArgumentShapePerIteration(ModuleRule):
                 "    return x + jnp.mean(hist)\ndef train(x, steps):\n    hist = x\n"
                 "    for _ in range(steps):\n        out = step(x, hist)\n        hist = "
                 "jnp.concatenate([hist[out.shape[0]:], out])\n    return hist\n"),
+        # windows of an array padded to a whole number of them: one shape
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(p, xb):\n    return p + xb.sum()\n"
+                "def train(p, data, bs):\n    n = data.shape[0]\n    padded = jnp.pad(data, (0, (-n) % bs))\n"
+                "    for i in range(0, padded.shape[0], bs):\n        p = step(p, padded[i:i + bs])\n    return p\n"),
+        # rows padded by hand to a constant length: one shape
+        Example("import jax\nimport numpy as np\n@jax.jit\ndef generate(ids):\n    return ids.sum(axis=1)\n"
+                "def evaluate(prompt_batches):\n    for prompts in prompt_batches:\n"
+                "        generate(np.array([[0] * (16 - len(p)) + p for p in prompts]))\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef decode_step(params, prefix):\n"
@@ -199,6 +213,29 @@ class JitArgumentShapePerIteration(ModuleRule):
                             "and compiles again every iteration; write into a fixed-size buffer at a traced position "
                             "(`.at[i].set`, `lax.dynamic_update_slice`) and pass the length traced"),
                 )),
+        # a list of windows built once, the last one shorter (seq.last_partial_batch)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(p, xb):\n    return p + xb.sum()\n"
+                "def train(p, data, bs, epochs):\n"
+                "    batches = [data[i:i + bs] for i in range(0, len(data), bs)]\n"
+                "    for _ in range(epochs):\n        for xb in batches:\n            p = step(p, xb)\n    return p\n",
+                expected=(
+                    (10, 25, 'argument `xb` of jitted `step` is an item of `batches`, a list of the slice '
+                             '`data[i:i + bs]` of a loop over `range(0, len(data), bs)`: the last batch is shorter '
+                             'whenever len(data) is not a multiple of bs, so jax.jit compiles again for its shape '
+                             '(once per distinct remainder, e.g. each data set); drop the remainder or pad the last '
+                             'batch to the full size with a mask'),
+                )),
+        # rows padded by hand to each batch's own longest
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef generate(ids):\n    return ids.sum(axis=1)\n"
+                "def evaluate(prompt_batches):\n    for prompts in prompt_batches:\n"
+                "        longest = max(len(p) for p in prompts)\n"
+                "        generate(jnp.array([[0] * (longest - len(p)) + p for p in prompts]))\n",
+                expected=(
+                    (9, 18, 'argument `ids` of jitted `generate` is built by jnp.array of rows padded by hand with '
+                            'a size from `longest`, which changes on every iteration: each call passes a new shape, '
+                            'so jax.jit traces and compiles again every iteration; pass a fixed-size (padded) array '
+                            'with the position or a mask, or bucket the lengths'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -270,9 +307,12 @@ class JitArgumentShapePerIteration(ModuleRule):
                     func, name = sized
                     return param, arg, (f"is built by {func} with a size from `{name}`, which changes on every "
                                         f"iteration: {tail}")
-                rest = self._remainder_batch(index, arg, loops) or self._yielded_remainder(index, arg, loops)
-                if rest is not None:
-                    return param, arg, rest
+                window = remainder_window(index, arg, loops, _SHAPE_KEEPING)
+                if window is not None and jax_cache.recompiles("seq.last_partial_batch"):
+                    return param, arg, (f"{window.origin()} {window.slice_text()}: {window.last_shorter()}, so "
+                                        "jax.jit compiles again for its shape (once per distinct remainder, e.g. each "
+                                        "data set); drop the remainder or pad the last batch to the full size with a "
+                                        "mask")
                 if isinstance(arg, (ast.ListComp, ast.DictComp)):
                     name = next((n.id for g in arg.generators for n in ast.walk(g.iter)
                                  if isinstance(n, ast.Name) and n.id in varying), None)
@@ -356,6 +396,9 @@ class JitArgumentShapePerIteration(ModuleRule):
         if not isinstance(arg, ast.Call):
             return None
         name = index.aliases.resolve(arg.func)
+        if name in FROM_ROWS and arg.args:  # rows padded by hand to a per-batch length
+            hit = padded_rows(arg.args[0], lambda count: _varying_read(count, varying))
+            return (f"{name} of rows padded by hand", hit) if hit is not None else None
         if name is None or not name.startswith(("jnp.", "jax.numpy.", "jax.random.", "random.")):
             return None
         for param, value in static_arguments(name, arg):
@@ -366,72 +409,12 @@ class JitArgumentShapePerIteration(ModuleRule):
                 return name, hit
         return None
 
-    @staticmethod
-    def _yielded_remainder(index: ModuleIndex, arg: ast.expr, loops: list[ast.AST]) -> str | None:
-        """``for xb in chunks(data, 32)`` where ``chunks`` is a generator of this file that yields
-        such a remainder slice (:meth:`_remainder_batch`, read in the generator's own loop): the
-        loop variable is each batch it yields, the last one shorter."""
-        if not isinstance(arg, ast.Name) or not loops:
-            return None
-        loop = loops[0]
-        if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name) or loop.target.id != arg.id \
-                or not isinstance(loop.iter, ast.Call) or not isinstance(loop.iter.func, ast.Name):
-            return None
-        helper = next((n for n in index.tree.body if isinstance(n, ast.FunctionDef)
-                       and n.name == loop.iter.func.id), None)
-        if helper is None:
-            return None
-        for node in index.scope_nodes(helper):
-            if isinstance(node, ast.Yield) and node.value is not None:
-                text = JitArgumentShapePerIteration._remainder_batch(index, node.value, index.loops_around(node))
-                if text is not None:
-                    return f"comes from `{helper.name}()`, which yields {text.removeprefix('is ')}"
+
+def _varying_read(node: ast.expr, varying: set[str]) -> str | None:
+    """A loop-varying name ``node`` reads, apart from inside ``len(...)`` (a row's own length)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
         return None
-
-    @staticmethod
-    def _remainder_batch(index: ModuleIndex, arg: ast.expr, loops: list[ast.AST]) -> str | None:
-        """``X[i:i + bs]`` in ``for i in range(0, len(X), bs)``, or ``X[i * bs:(i + 1) * bs]`` in
-        ``for i in range(ceil(len(X) / bs))``: the last batch is shorter unless the length is a
-        multiple of ``bs``, a second shape (once per distinct remainder)."""
-        if not isinstance(arg, ast.Subscript) or not loops:
-            return None
-        loop = loops[0]
-        if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name) \
-                or not isinstance(loop.iter, ast.Call) or not isinstance(loop.iter.func, ast.Name) \
-                or loop.iter.func.id != "range" or loop.iter.keywords:
-            return None
-        var = loop.target.id
-        part = arg.slice.elts[0] if isinstance(arg.slice, ast.Tuple) and arg.slice.elts else arg.slice
-        if not isinstance(part, ast.Slice) or part.lower is None or part.upper is None or part.step is not None:
-            return None
-        sliced = ast.unparse(arg.value)
-        lower, upper = ast.unparse(part.lower), ast.unparse(part.upper)
-        r = loop.iter.args
-
-        def length_of(e: ast.expr) -> bool:
-            """``len(X)`` or ``X.shape[0]`` of the sliced array."""
-            text = ast.unparse(e)
-            return text in (f"len({sliced})", f"{sliced}.shape[0]")
-
-        if len(r) == 3 and length_of(r[1]) and lower == var:
-            step = ast.unparse(r[2])
-            if upper.replace(" ", "") in (f"{var}+{step}".replace(" ", ""), f"{step}+{var}".replace(" ", "")):
-                return (f"is the slice `{ast.unparse(arg)}` of a loop over `range({', '.join(map(ast.unparse, r))})`: "
-                        f"the last batch is shorter whenever len({sliced}) is not a multiple of {step}, so jax.jit "
-                        "compiles again for its shape (once per distinct remainder, e.g. each data set); drop the "
-                        "remainder or pad the last batch to the full size with a mask")
-        if len(r) == 1:
-            stop = r[0]
-            if isinstance(stop, ast.Name):
-                stop = JitArgumentShapePerIteration._assigned_once(index, stop, []) or stop
-            stop_text = ast.unparse(stop).replace(" ", "")
-            ceil = "ceil(" in stop_text or stop_text.startswith("-(-")
-            if not ceil or not any(length_of(n) for n in ast.walk(stop) if isinstance(n, (ast.Call, ast.Subscript))):
-                return None
-            low, up = lower.replace(" ", ""), upper.replace(" ", "")
-            if low.startswith(f"{var}*") and up.startswith(f"({var}+1)*") and low[len(var) + 1:] == up[len(var) + 5:]:
-                return (f"is the slice `{ast.unparse(arg)}` of a loop over `range({ast.unparse(r[0])})`, which rounds "
-                        f"the batch count up: the last batch is shorter whenever len({sliced}) is not a multiple of "
-                        "the batch size, so jax.jit compiles again for its shape (once per distinct remainder); drop "
-                        "the remainder or pad the last batch to the full size with a mask")
-        return None
+    if isinstance(node, ast.Name):
+        return node.id if node.id in varying else None
+    return next((m for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)
+                 and (m := _varying_read(child, varying)) is not None), None)

@@ -40,6 +40,22 @@ def _named_receiver(f: ast.expr, ctx: RuleContext) -> tuple[str, str] | None:
     return None
 
 
+def _iterator_argument(arg: ast.expr, ctx: RuleContext) -> bool:
+    """``arg`` is a parameter of a function decorated or wrapped with ``jit_compile=True`` (not only
+    declared jit-compiled) that the function never rebinds: ``next(arg)`` there reads whatever the
+    caller passed, a ``tf.data`` iterator (``IteratorGetNext``, no XLA kernel: compilation fails) or
+    a Python iterator (read once at trace time), never a batch of the step."""
+    fn = ctx.function
+    if not isinstance(arg, ast.Name) or fn.level is not Level.CERTAIN or "jit_compile=True" not in fn.why \
+            or "declared" in fn.why or not isinstance(fn.node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    a = fn.node.args
+    if arg.id not in {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}:
+        return False
+    return not any(isinstance(n, ast.Name) and n.id == arg.id and isinstance(n.ctx, ast.Store)
+                   for n in ast.walk(fn.node))
+
+
 def _module_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr] | None:
     """(label, method, value) for ``name(x)`` or ``name.method(x)`` where ``name`` is bound at
     module level (and not in this function: a parameter or a local assignment shadows it)
@@ -94,7 +110,9 @@ class LookupLayerWithoutKernel(Rule):
     `tf.linalg.LinearOperator*` class, `tf.queue` queues, a `tf.data` iterator): an object built
     once or in the compiled function itself (`op = tf.linalg.LinearOperatorFullMatrix(m)`,
     `op.determinant()`: `MatrixDeterminant`), `next(it)` of `it = iter(dataset)`
-    (`IteratorGetNext`), and a `for` loop over a `tf.data` dataset built once (`ReduceDataset`). A
+    (`IteratorGetNext`) or of an iterator that a `jit_compile=True` function receives as an argument
+    (a tf.data iterator fails to compile, a Python one is read once at trace time), and a `for` loop
+    over a `tf.data` dataset built once (`ReduceDataset`). A
     class of the file that derives from a layer and keeps its call (`class Augment(RandomZoom)`
     with only an `__init__`) is that layer.
 
@@ -157,6 +175,10 @@ class LookupLayerWithoutKernel(Rule):
         # next() of a Python iterator runs at trace time
         Example("import tensorflow as tf\nbatches = iter([tf.ones([2])] * 4)\n"
                 "@tf.function(jit_compile=True)\ndef f(w):\n    return tf.reduce_sum(next(batches) * w)\n"),
+        # the host loop of a plain tf.function reads the iterator; only the step it calls is compiled
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, w):\n"
+                "    return tf.reduce_sum(x * w)\n@tf.function\ndef train_loop(iterator, w):\n"
+                "    return step(next(iterator), w)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
@@ -294,6 +316,15 @@ class LookupLayerWithoutKernel(Rule):
                              '(ImageProjectiveTransformV3), so compilation fails; apply it in the input pipeline and '
                              'feed the model its outputs'),
                 )),
+        # next() of an iterator the jit-compiled step receives as an argument
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef train_step(iterator, w):\n"
+                "    x = next(iterator)\n    return tf.reduce_sum(x * w)\n",
+                expected=(
+                    (4, 9, 'next(iterator) reads an iterator passed to compiled code: a tf.data iterator\'s ops have '
+                           'no XLA kernel (IteratorGetNext), so compilation fails, and a Python iterator is read once, '
+                           'when the function is traced; call next() outside the compiled function and pass it the '
+                           'batch'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -308,6 +339,16 @@ class LookupLayerWithoutKernel(Rule):
         assert isinstance(node, ast.Call)
         f = node.func
         if isinstance(f, ast.Name) and f.id == "next" and len(node.args) == 1 and ctx.resolve(f) is None:
+            if _iterator_argument(node.args[0], ctx):
+                ops = unsupported_ops(f"{ITERATOR}.__next__", node)
+                if ops:
+                    name = ast.unparse(node.args[0])
+                    ctx.report(self, node,
+                               f"next({name}) reads an iterator passed to compiled code: a tf.data iterator's ops "
+                               f"have no XLA kernel ({', '.join(ops)}), so compilation fails, and a Python iterator "
+                               "is read once, when the function is traced; call next() outside the compiled "
+                               "function and pass it the batch")
+                return
             f = ast.Attribute(value=node.args[0], attr="__next__", ctx=ast.Load())  # next(it): it.__next__()
         built: ast.expr | None
         scope: BuiltValues | None = None

@@ -9,6 +9,20 @@ from xlacheck.analysis.values import DYNAMIC, PARAM, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
 _CONCAT = ("tf.concat", "tf.experimental.numpy.concatenate")
+# jax.numpy/lax joins whose result is longer than a part given whole: a carry joined with more rows grows
+_JAX_CONCAT = frozenset({"jnp.concatenate", "jnp.append", "jnp.vstack", "jnp.hstack", "jnp.row_stack",
+                         "jnp.column_stack", "jax.lax.concatenate"})
+# JAX loops that carry a value: name -> (position of the body argument, its keyword, index of the carry
+# parameter of the body, whether the body returns ``(carry, y)`` rather than the carry, position and
+# keyword of the initial carry). The body's
+# output carry must have the input carry's shapes and dtypes (measured on jax 0.10.2: a `fori_loop`
+# body returning its carry concatenated with a row raises "TypeError: fori_loop body function carry
+# input and carry output must have equal types", under jax.jit and called from plain Python alike).
+_JAX_LOOPS = {
+    "jax.lax.fori_loop": (2, "body_fun", 1, False, 3, "init_val"),
+    "jax.lax.while_loop": (1, "body_fun", 0, False, 2, "init_val"),
+    "jax.lax.scan": (0, "f", 0, True, 1, "init"),
+}
 
 
 class LoopGrownTensor(Rule):
@@ -23,10 +37,17 @@ class LoopGrownTensor(Rule):
     `tf.concat([v, ...])` in the place of its own loop variable `v`. In a plain `tf.function`, not
     a variable whose shape the loop declares free (`tf.autograph.experimental.set_loop_options(
     shape_invariants=[(v, tf.TensorShape([None]))])`): the graph carries it, only XLA cannot.
+    In JAX, a `jax.lax.fori_loop`/`while_loop`/`scan` body that returns, in the place of a carried
+    value `v`, `v` joined with more rows (`jnp.concatenate([v, x])`, `jnp.append(v, x)`, `jnp.vstack`,
+    directly or through the name it assigns), or such a join cut back to a fixed length (`[-k:]`)
+    while the loop starts `v` empty (`jnp.zeros((0, ...))`); a join of a slice of `v` (the sliding
+    window `jnp.concatenate([v[1:], x])`) keeps its length and is not flagged.
 
     ## Why is this bad?
     A staged loop's variables must keep their shape across iterations; growing one needs
-    `shape_invariants` with `None` dimensions, which XLA cannot compile.
+    `shape_invariants` with `None` dimensions, which XLA cannot compile. A JAX loop's carry must keep
+    its shapes and dtypes: JAX traces the body once and raises "body function carry input and carry
+    output must have equal types" (measured on jax 0.10.2, under `jax.jit` and called from plain Python).
 
     ## Example
     ```python
@@ -74,6 +95,18 @@ class LoopGrownTensor(Rule):
                 "        tf.autograph.experimental.set_loop_options(\n"
                 "            shape_invariants=[(kept, tf.TensorShape([None]))])\n"
                 "        kept = tf.concat([kept, tf.ones([2])], axis=0)\n    return kept\n"),
+        # JAX loop bodies that keep the carry's shape: a sliding window, a join cut back to the length a
+        # full buffer starts with, a scan that stacks its outputs (ys), not its carry
+        Example("import jax\nimport jax.numpy as jnp\ndef smooth(x, window):\n    def body(i, carry):\n"
+                "        buf, total = carry\n        buf = jnp.concatenate([buf[1:], x[i][None]])\n"
+                "        return buf, total + jnp.mean(buf)\n"
+                "    return jax.lax.fori_loop(0, x.shape[0], body, (window, 0.0))[1]\n"),
+        Example("import jax\nimport jax.numpy as jnp\ndef history(xs, k):\n    def step(hist, x):\n"
+                "        hist = jnp.concatenate([hist, x[None]], axis=0)[-k:]\n        return hist, jnp.sum(hist)\n"
+                "    return jax.lax.scan(step, jnp.zeros((k, xs.shape[1])), xs)[1]\n"),
+        Example("import jax\nimport jax.numpy as jnp\ndef rollout(h0, xs):\n    def step(h, x):\n"
+                "        h = jnp.tanh(h + x)\n        return h, jnp.concatenate([h, x])\n"
+                "    return jax.lax.scan(step, h0, xs)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(seq, w):\n"
@@ -119,11 +152,35 @@ class LoopGrownTensor(Rule):
                            "XLA cannot compile; preallocate a fixed-size buffer or use tf.TensorArray with a static "
                            "size"),
                 )),
+        # a JAX loop body that returns its carry joined with more rows (jax 0.10.2: "fori_loop body function
+        # carry input and carry output must have equal types"), also cut back to a length the empty initial
+        # carry does not have (diffusers PR#3833)
+        Example("import jax\nimport jax.numpy as jnp\ndef collect(x, n):\n    def body(i, acc):\n"
+                "        return jnp.concatenate([acc, x[i][None]])\n    return jax.lax.fori_loop(0, n, body, x[:1])\n",
+                expected=(
+                    (5, 16, "loop carry `acc` joined with more rows in a jax.lax.fori_loop body: the carry the body "
+                            "returns has another shape than the one it takes, which JAX rejects when it traces the "
+                            "loop ('body function carry input and carry output must have equal types'); preallocate "
+                            "the carry at its final size and write into it (`.at[i].set`, "
+                            "`lax.dynamic_update_slice`)"),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\ndef lms(xs, order):\n    def step(carry, x):\n"
+                "        h, hist = carry\n        hist = jnp.concatenate([hist, x[None]], axis=0)[-order:]\n"
+                "        return (h + x, hist), jnp.sum(hist)\n    hist = jnp.zeros((0, xs.shape[1]))\n"
+                "    return jax.lax.scan(step, (xs[0], hist), xs)[1]\n",
+                expected=(
+                    (6, 16, "loop carry `hist` joined with more rows and cut back to a fixed length in a "
+                            "jax.lax.scan body: the carry the body returns has another shape than the one it "
+                            "takes, which JAX rejects when it traces the loop ('body function carry input and "
+                            "carry output must have equal types'); preallocate the carry at its final size and "
+                            "write into it (`.at[i].set`, `lax.dynamic_update_slice`)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         if isinstance(node, ast.Return):
             self._while_loop_body(node, ctx)
+            self._jax_loop_body(node, ctx)
             return
         assert isinstance(node, ast.Assign)
         if not ctx.staged_loops:
@@ -178,6 +235,153 @@ class LoopGrownTensor(Rule):
                                "body do not match'); preallocate a fixed-size buffer or use tf.TensorArray with a "
                                "static size")
                     return
+
+
+    def _jax_loop_body(self, node: ast.Return, ctx: RuleContext) -> None:
+        """The body of a ``jax.lax.fori_loop``/``while_loop``/``scan`` returns, in the place of a carried
+        value ``v``, ``v`` joined with more rows (``jnp.concatenate([v, x])``, ``jnp.append(v, x)``, directly
+        or through a name assigned so in the body), or such a join cut back to a fixed length
+        (``[-k:]``) while the loop starts the value empty (``jnp.zeros((0, ...))``): the output carry's
+        shape differs from the input's, which JAX rejects when it traces the loop."""
+        fn = ctx.function.node
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.value is None:
+            return
+        params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+        loop = _jax_loop_of(fn, ctx)
+        if loop is None:
+            return
+        call, (_, _, carry_index, returns_pair, init_position, init_keyword) = loop
+        if carry_index >= len(params):
+            return
+        carry = params[carry_index]
+        returned = node.value
+        if returns_pair:
+            if not (isinstance(returned, ast.Tuple) and len(returned.elts) == 2):
+                return
+            returned = returned.elts[0]
+        slots = _unpacked(fn, carry)
+        init = _argument(call, init_position, init_keyword)
+        pairs: list[tuple[str | None, ast.expr, ast.expr | None]]
+        if slots is None:
+            pairs = [(carry, returned, init)]
+        elif isinstance(returned, ast.Tuple) and len(returned.elts) == len(slots):
+            inits: list[ast.expr | None] = list(init.elts) if isinstance(init, ast.Tuple) \
+                and len(init.elts) == len(slots) else [None] * len(slots)
+            pairs = list(zip(slots, returned.elts, inits))
+        else:
+            return
+        caller = ctx.function.parent.node if ctx.function.parent is not None else None
+        for name, value, start in pairs:
+            if name is None:
+                continue
+            grown = _bound_value(fn, value)
+            how = _grown_carry(grown, name, ctx)
+            if how is None or how == "cut" and not _starts_empty(start, caller):
+                continue
+            what = "joined with more rows" if how == "grown" else "joined with more rows and cut back to a fixed length"
+            ctx.report(self, grown,
+                       f"loop carry `{name}` {what} in a {ctx.resolve(call.func)} body: the carry the body "
+                       "returns has another shape than the one it takes, which JAX rejects when it traces the loop "
+                       "('body function carry input and carry output must have equal types'); preallocate the "
+                       "carry at its final size and write into it (`.at[i].set`, `lax.dynamic_update_slice`)")
+            return
+
+
+def _jax_loop_of(fn: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext
+                 ) -> tuple[ast.Call, tuple[int, str, int, bool, int, str]] | None:
+    """The ``jax.lax`` loop call of the enclosing function (or of the module) that takes ``fn`` as its
+    body, with its :data:`_JAX_LOOPS` row."""
+    parent = ctx.function.parent
+    scope = parent.node if parent is not None else None
+    candidates = ast.walk(scope) if scope is not None else (
+        n for f in ctx.module_funcs.values() for n in ast.walk(f.node))
+    for call in candidates:
+        if not isinstance(call, ast.Call):
+            continue
+        row = _JAX_LOOPS.get(ctx.resolve(call.func) or "")
+        if row is None:
+            continue
+        body = _argument(call, row[0], row[1])
+        if isinstance(body, ast.Name) and body.id == fn.name:
+            return call, row
+    return None
+
+
+def _argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
+    if len(call.args) > position:
+        return call.args[position]
+    return next((k.value for k in call.keywords if k.arg == keyword), None)
+
+
+def _unpacked(fn: ast.FunctionDef | ast.AsyncFunctionDef, carry: str) -> list[str | None] | None:
+    """The names a top-level ``a, b = carry`` of the body unpacks the carry into (None for a slot that
+    is not a plain name), or None when the body does not unpack it."""
+    for stmt in fn.body:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name) and stmt.value.id == carry \
+                and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple):
+            return [e.id if isinstance(e, ast.Name) else None for e in stmt.targets[0].elts]
+    return None
+
+
+def _bound_value(fn: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr) -> ast.expr:
+    """``value``, or the value of the one top-level assignment of the body that binds it last (the
+    carry returned by name: ``buf = jnp.concatenate([buf, x]); return buf``)."""
+    if not isinstance(value, ast.Name):
+        return value
+    bound = [stmt.value for stmt in fn.body if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+             and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == value.id]
+    return bound[-1] if bound else value
+
+
+def _grown_carry(value: ast.expr, name: str, ctx: RuleContext) -> str | None:
+    """``"grown"`` when ``value`` joins the whole of ``name`` with more (``jnp.concatenate([name, x])``,
+    ``jnp.append(name, x)``), ``"cut"`` when such a join is then sliced (``[-k:]``), else None (a join of
+    a slice of ``name``, such as the sliding window ``jnp.concatenate([name[1:], x])``, keeps its length)."""
+    cut = False
+    if isinstance(value, ast.Subscript) and isinstance(value.slice, (ast.Slice, ast.Tuple)):
+        value, cut = value.value, True
+    if not isinstance(value, ast.Call) or call_name(value, ctx) not in _JAX_CONCAT or not value.args:
+        return None
+    first = value.args[0]
+    parts = first.elts if isinstance(first, (ast.List, ast.Tuple)) else [first]
+    if call_name(value, ctx) == "jnp.append":
+        parts = [first]
+    whole = any(isinstance(p, ast.Name) and p.id == name for p in parts)
+    more = len(parts) > 1 or call_name(value, ctx) == "jnp.append" and len(value.args) > 1
+    if not (whole and more):
+        return None
+    return "cut" if cut else "grown"
+
+
+def _starts_empty(start: ast.expr | None, caller: ast.AST | None) -> bool:
+    """The loop's initial value of the carry is an empty array: ``jnp.zeros((0, ...))``,
+    ``jnp.zeros((0,) + shape)``, ``jnp.empty((0, ...))``, ``jnp.array([])``, directly or through the one
+    assignment of the calling function that binds the name."""
+    if isinstance(start, ast.Name) and caller is not None:
+        bound = [n.value for n in _own_nodes(caller) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == start.id]
+        start = bound[0] if len(bound) == 1 else None
+    if not isinstance(start, ast.Call) or not start.args:
+        return False
+    shape = start.args[0]
+    if isinstance(shape, ast.BinOp) and isinstance(shape.op, ast.Add):
+        shape = shape.left
+    if isinstance(shape, (ast.Tuple, ast.List)):
+        return bool(shape.elts) and isinstance(shape.elts[0], ast.Constant) and shape.elts[0].value == 0 \
+            and not isinstance(shape.elts[0].value, bool)
+    return False
+
+
+def _own_nodes(fn: ast.AST) -> list[ast.AST]:
+    """The nodes of ``fn``'s own body, not those of the functions and lambdas nested in it."""
+    out: list[ast.AST] = []
+    todo = list(ast.iter_child_nodes(fn))
+    while todo:
+        n = todo.pop()
+        out.append(n)
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(n))
+    return out
 
 
 def _is_while_loop_body(fn: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext) -> bool:

@@ -286,6 +286,10 @@ class OpWithoutXlaKernel(Rule):
     `tf.foldl`, `tf.foldr`: pfor's vectorized loop reserves TensorLists of variants, which have no
     XLA kernel; `tf.while_loop` compiles).
 
+    Ops that run only on a TPU are not flagged: `CollectivePermute`, `AllToAll`, `CrossReplicaSum`
+    and infeed/outfeed have no kernel of any kind in the CPU/GPU build, and TensorFlow's TPU build
+    registers their XLA kernels (the op table's `xla_tpu_jit`, `kernel_devices`).
+
     ## Why is this bad?
     XLA refuses the whole function: `Detected unsupported operations when trying to compile
     graph ... on XLA_CPU_JIT: MatrixDeterminant (No registered 'MatrixDeterminant' OpKernel for
@@ -361,6 +365,9 @@ class OpWithoutXlaKernel(Rule):
         Example("import tensorflow as tf\nop = tf.linalg.det\nop = tf.linalg.trace\n"
                 "def reduce_matrix(k, fn=tf.linalg.det):\n    return fn(k)\n"
                 "@tf.function(jit_compile=True)\ndef f(k):\n    return op(k) + reduce_matrix(k, fn=tf.linalg.trace)\n"),
+        # a TPU-only collective: no kernel of any kind off TPU, an XLA kernel in TensorFlow's TPU build
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef halo(x, pairs):\n"
+                "    return tf.raw_ops.CollectivePermute(input=x, source_target_pairs=pairs)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"

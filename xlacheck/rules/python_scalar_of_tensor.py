@@ -99,6 +99,14 @@ class PythonScalarOfTensor(Rule):
         Example("import math\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(q, k):\n"
                 "    scale = math.sqrt(q.shape[-1]) * math.log(2.0)\n"
                 "    return tf.matmul(q, k, transpose_b=True) / scale\n"),
+        # a method no kind of tensor has (tensor_members.json): `rng` is a NumPy Generator, read at trace time
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, rng):\n"
+                "    flip = bool(rng.random() < 0.5)\n    return tf.reverse(x, [1]) if flip else x\n"),
+        # `n: int` declares a Python int: the zip of the caller's shapes is inferred, the annotation wins
+        Example("import math\nimport tensorflow as tf\ndef grid_sizes(n: int, cores: int):\n    sizes = []\n"
+                "    while n > cores + 2:\n        n = int(math.ceil((n - 2) / cores)) * cores + 2\n"
+                "        sizes.append(n)\n    return sizes\n@tf.function\ndef restrict(x, full_shape, cores):\n"
+                "    pairs = [grid_sizes(n, c) for n, c in zip(full_shape, cores)]\n    return x * len(pairs)\n"),
     )
     INVALID = (
         Example("import jax\nimport math\n@jax.jit\ndef standardize(x):\n    return x / math.sqrt(x.var())\n",

@@ -786,6 +786,39 @@ def _inside(node: ast.AST, loop: ast.AST) -> bool:
     return loop.lineno < node.lineno <= (loop.end_lineno or loop.lineno)  # type: ignore[attr-defined]
 
 
+def _created_in_caller(index: ModuleIndex, tfn: TfFunction, call: ast.Call) -> bool:
+    """``tfn`` is a ``tf.function`` created in the body of the function that calls it (a local
+    ``@tf.function`` def, or ``f = tf.function(g)`` there): its trace cache lives for one call of
+    that function. Under an outer trace (a TPU step) the traces are inlined into the outer
+    function's one compilation; eagerly, the new function per call is XLA404's finding."""
+    if tfn.is_method:
+        return False
+    decorated = tfn.definition is not None and tfn.wrapper in tfn.definition.decorator_list
+    owner = index.function_of(tfn.definition if decorated and tfn.definition is not None else tfn.wrapper)
+    return owner is not None and index.function_of(call) is owner
+
+
+def _fixed_per_creation(scope: _Scope, arg: ast.expr) -> bool:
+    """``arg`` takes the same fixed values in every call of the enclosing function: a literal, or
+    the counter of loops over ``range`` of literals or over a display of literals (`for dim in
+    range(3)`): a fixed number of traces per creation of a local tf.function, not a growing one."""
+    if isinstance(arg, ast.Constant):
+        return True
+    if not isinstance(arg, ast.Name) or arg.id in scope.params:
+        return False
+    binds = scope.bindings.get(arg.id, ())
+    return bool(binds) and all(
+        isinstance(b, ast.For) and isinstance(b.target, ast.Name) and b.target.id == arg.id
+        and _literal_iterable(b.iter) for b in binds)
+
+
+def _literal_iterable(node: ast.expr) -> bool:
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(isinstance(e, ast.Constant) for e in node.elts)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+            and not node.keywords and all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args))
+
+
 def _tf_alias(ctx: ModuleContext) -> str | None:
     for local, canon in ctx.facts.aliases.names.items():
         if canon == "tf":
@@ -1019,7 +1052,11 @@ class PythonScalarToTfFunction(ModuleRule):
     calling function (measured, `numpy_random_draw_each_call` in `xlacheck/data/tf_retrace.json`); a
     draw made once before the loop is one value.
     A loop over a fixed display or module constant is not flagged: each item traces once and
-    later passes hit the cache (measured), a bounded cost. Also
+    later passes hit the cache (measured), a bounded cost. Nor are literals and counters of loops
+    over `range` of literals or a display of literals passed to a `tf.function` created in the
+    body that calls it (a local `@tf.function` def): its cache lives for one call of that body,
+    which traces the same fixed values each time; under an outer trace (a TPU step) they are
+    inlined into its one compilation, and eagerly the new function per call is XLA404's finding. Also
     flags a new object of a class of this file (not a NamedTuple) or a new Keras object (layer,
     optimizer, metric, loss, model) created at the call, or bound to the name passed inside the
     loop that calls (or the function around a call outside loops), in a loop or on every call
@@ -1140,6 +1177,20 @@ class PythonScalarToTfFunction(ModuleRule):
             def train(x, steps):
                 for i in range(steps):
                     step(x, tf.constant(i % 100 == 0))
+        """),
+        # a tf.function created in the body that calls it: its trace cache lives for one call of
+        # `momentum`, and every call passes the same fixed values (inlined under an outer trace)
+        Example("""
+            import tensorflow as tf
+            def momentum(u, v):
+                @tf.function
+                def rhs(dim, face):
+                    return tf.roll(u, 1, dim) * face + v
+                out = [rhs(0, 1.0), rhs(1, 1.0)]
+                for dim in range(3):
+                    for face in (0.0, 1.0):
+                        out.append(rhs(dim, face))
+                return out
         """),
     )
     INVALID = (
@@ -1384,6 +1435,22 @@ class PythonScalarToTfFunction(ModuleRule):
                             'it; it compares by identity): each new value traces and compiles the function '
                             'again; create it once and reuse it, or pass its numbers as tensors'),
                 )),
+        # a local tf.function too, but the loop's count is the caller's: no fixed number of traces
+        Example("""
+            import tensorflow as tf
+            def train(w, x, steps):
+                @tf.function(jit_compile=True)
+                def step(w, i):
+                    return w * x * (0.99 ** i)
+                for i in range(steps):
+                    w = step(w, i)
+                return w
+        """,
+                expected=(
+                    (7, 21, 'Python number `i` passed to tf.function `step` changes between calls (`i` counts the '
+                            'iterations of range()): each new value traces and compiles the function again; pass '
+                            'a tensor (tf.constant / tf.Variable)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -1402,7 +1469,10 @@ class PythonScalarToTfFunction(ModuleRule):
                 scope = scopes[id(scope_node)] = _Scope(index, scope_node)
             slots: list[tuple[object, ast.expr]] = [(i, a) for i, a in enumerate(call.args) if not isinstance(a, ast.Starred)]
             slots += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
+            local = _created_in_caller(index, tfn, call)
             for slot, arg in slots:
+                if local and _fixed_per_creation(scope, arg):
+                    continue
                 if isinstance(arg, ast.Constant) and type(arg.value) in (int, float):
                     literal_sites[(id(tfn.wrapper), slot)].append((arg, arg.value))
                     continue

@@ -42,7 +42,10 @@ class SeededRandomDiffersUnderXla(Rule):
     Flags seeded random draws (`tf.random.stateless_*`, `tf.image.stateless_random_*`) in
     jit-compiled code when the generated API table (`xlacheck/data/tf_api.json`, `xla_values`)
     records that XLA returns other values than TensorFlow for the same seed in that form of the
-    call: which `alg` it passes and whether the seed is a Python constant or a tensor.
+    call: which `alg` it passes and whether the seed is a Python constant or a tensor. Also the
+    stateful random ops given an integer op seed (`tf.random.uniform(..., seed=7)`,
+    `tf.nn.dropout`, `tf.image.random_brightness`, ...) where the table records (`op_seed`) that
+    the compiled call draws other values than the eager one for the same global and op seeds.
 
     ## Why is this bad?
     A stateless draw promises the same numbers for the same seed. Compiled with
@@ -50,7 +53,9 @@ class SeededRandomDiffersUnderXla(Rule):
     (`auto_select` picks another generator under XLA) and for `alg="philox"` with a tensor seed
     (measured by running each API eagerly and compiled on the same inputs). Seeded augmentation
     picks other crops, a seeded dropout mask or initialisation changes, and a result checked
-    against an eager run no longer matches: no error, other numbers.
+    against an eager run no longer matches: no error, other numbers. XLA ignores the seeds of the
+    stateful ops (TensorFlow logs "Using tf.random.uniform with XLA compilation will ignore seeds"),
+    so a run seeded for reproducibility stops being reproducible once its step is compiled.
 
     ## Example
     ```python
@@ -88,6 +93,9 @@ class SeededRandomDiffersUnderXla(Rule):
                 "    return x + tf.random.stateless_normal(tf.shape(x), seed)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return tf.image.stateless_random_crop(x, [4, 4, 1], seed=(1, 2))\n"),
+        # no op seed: the eager draw is not reproducible either, so nothing changes when compiled
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    return x + tf.random.uniform([4])\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, seed):\n"
@@ -103,12 +111,25 @@ class SeededRandomDiffersUnderXla(Rule):
                            'results change when this is compiled; draw the numbers outside the compiled function '
                            'and pass them in (compiled: decorated with tf.function(jit_compile=True) at line 2)'),
                 )),
+        # a stateful op with an integer op seed: XLA ignores it (the table's op_seed)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    return x + tf.random.uniform([4], seed=11)\n",
+                expected=(
+                    (4, 16, 'tf.random.uniform with an op seed draws other values under XLA than TensorFlow does for '
+                            'the same seeds (measured, xlacheck/data/tf_api.json; XLA ignores the seeds of stateful '
+                            'random ops): seeded results change when this is compiled; draw the numbers outside the '
+                            'compiled function and pass them in (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 2)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
-        if name is None or "stateless" not in name:
+        if name is None:
+            return
+        if "stateless" not in name:
+            self._check_op_seed(node, name, ctx)
             return
         fact = api_table.fact_for(name)
         if fact is None or not fact.xla_values:
@@ -134,3 +155,25 @@ class SeededRandomDiffersUnderXla(Rule):
                    f"{name} ({where}) draws other values under XLA than TensorFlow does for the same seed "
                    "(measured, xlacheck/data/tf_api.json): seeded results change when this is compiled; "
                    f"{advice} (compiled: {ctx.function.evidence})")
+
+    def _check_op_seed(self, node: ast.Call, name: str, ctx: RuleContext) -> None:
+        """A stateful random op given an integer op seed (``tf.random.uniform(..., seed=7)``) where the
+        table measured other values under XLA for the same global and op seeds (``op_seed``)."""
+        fact = api_table.fact_for(name)
+        if fact is None or dict(fact.xla_values).get("op_seed") != "differs" or "seed" not in fact.params:
+            return
+        seed = argument(node, fact.params.index("seed"), "seed")
+        if not _int_seed(seed, ctx):
+            return
+        ctx.report(self, node,
+                   f"{name} with an op seed draws other values under XLA than TensorFlow does for the same "
+                   "seeds (measured, xlacheck/data/tf_api.json; XLA ignores the seeds of stateful random ops): "
+                   "seeded results change when this is compiled; draw the numbers outside the compiled function "
+                   f"and pass them in (compiled: {ctx.function.evidence})")
+
+
+def _int_seed(seed: ast.expr | None, ctx: RuleContext) -> bool:
+    """The op seed is a Python int: a literal, or a module-level name bound to one."""
+    if isinstance(seed, ast.Name) and seed.id in ctx.module_values:
+        seed = ctx.module_values[seed.id]
+    return isinstance(seed, ast.Constant) and type(seed.value) is int

@@ -15,6 +15,7 @@ from xlacheck.rules._recompile_scope import (
     runs_traced,
     varying_slice,
 )
+from xlacheck.rules._remainder_windows import FROM_ROWS, padded_rows, remainder_window
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -53,7 +54,17 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
     names it assigns once, `tf.constant` and `.astype`). Under the jit-compiled declaration a
     function that calls one of this file's `tf.function`s in such a loop is driver code, not a
     compiled root.
-    A slice whose two bounds both move
+    Under `jit_compile=True`, also a fixed-width window of a loop that steps by its width, whose
+    last window is shorter unless the length is a multiple of the step: `x[i:i + bs]` for `i` in
+    `range(0, len(x), bs)` (or up to a count or parameter `n`; `x[i * bs:(i + 1) * bs]` for `i` in
+    `range(ceil(len(x) / bs))`), passed directly, through `tf.constant`, or as the item of a loop over
+    a list of such windows (a comprehension, a name bound to one, a function of this file that
+    returns one or yields the windows); not when the stop or the sliced array is computed with the
+    step (`len(x) - bs + 1`, `n // bs * bs`, `tf.pad(x, [[0, (-n) % bs], ...])`) or the constants
+    divide (measured: `stepped_windows_last_shorter` in `xlacheck/data/tf_retrace.json` traces and
+    compiles again for the last window, `stepped_windows_exact_multiple` once; without
+    `jit_compile` the one extra trace per process is bounded and not flagged).
+    Any other slice whose two bounds both move
     (`x[i * bs:(i + 1) * bs]`, `tokens[:, t - w:t]`: a window of fixed size) is not flagged, nor is
     a slice by the target of a loop over a display of constants (`for n in (8, 16, 32)`: each
     length traces once, then hits the cache). Calls inside traced code and in tests are left out.
@@ -148,6 +159,40 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                 return tf.ones([n, 2]), tf.ones([3])
             def probe():
                 return [score(*pair(n)) for n in (16, 32, 64)]
+        """),
+        # fixed-width windows of an array padded to a whole number of them, or only full windows
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def predict(x):
+                return tf.reduce_sum(x, axis=-1)
+            def apply(windows, chunk):
+                n = windows.shape[0]
+                padded = tf.pad(windows, [[0, (-n) % chunk], [0, 0]])
+                for start in range(0, padded.shape[0], chunk):
+                    predict(padded[start:start + chunk])
+                for start in range(0, len(windows) - chunk + 1, chunk):
+                    predict(windows[start:start + chunk])
+        """),
+        # without jit_compile the last, shorter window traces once more per process: bounded
+        Example("""
+            import tensorflow as tf
+            @tf.function
+            def predict(x):
+                return tf.reduce_sum(x, axis=-1)
+            def apply(windows, chunk):
+                return [predict(windows[i:i + chunk]) for i in range(0, len(windows), chunk)]
+        """),
+        # rows padded by hand to a fixed length: one shape
+        Example("""
+            import tensorflow as tf
+            PAD_TO = 8
+            @tf.function(jit_compile=True)
+            def generate(ids):
+                return tf.reduce_sum(ids, axis=1)
+            def evaluate(prompt_batches):
+                for prompts in prompt_batches:
+                    generate(tf.constant([[0] * (PAD_TO - len(p)) + p for p in prompts], tf.int32))
         """),
     )
     INVALID = (
@@ -245,6 +290,59 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                             'iteration; pass the fixed-size buffer with the position (or a mask), or bucket the '
                             'lengths'),
                 )),
+        # the last of fixed-width windows is shorter (stepped_windows_last_shorter), under jit_compile
+        Example("""
+            import tensorflow as tf
+            class Classifier:
+                def __init__(self, model):
+                    self.predict_fn = tf.function(model, jit_compile=True)
+                def apply(self, windows, chunk=3):
+                    return [self.predict_fn(windows[s:s + chunk]) for s in range(0, windows.shape[0], chunk)]
+        """,
+                expected=(
+                    (6, 33, 'argument 1 of tf.function `predict_fn` is the slice `windows[s:s + chunk]` of a loop '
+                            'over `range(0, windows.shape[0], chunk)`: the last batch is shorter whenever '
+                            'len(windows) is not a multiple of chunk, a new shape, so it traces and XLA compiles '
+                            'again for it (once per distinct remainder); drop the remainder '
+                            '(`range(0, len(x) - bs + 1, bs)`) or pad the last batch to the full size with a mask'),
+                )),
+        # the windows listed by a helper of this file, iterated by the evaluation loop
+        Example("""
+            import numpy as np
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def predict(images):
+                return tf.reduce_mean(images, axis=[1, 2])
+            def epoch_batches(images, batch_size=8):
+                return [images[i:i + batch_size] for i in range(0, len(images), batch_size)]
+            def evaluate(images):
+                return np.concatenate([predict(tf.constant(b)).numpy() for b in epoch_batches(images)])
+        """,
+                expected=(
+                    (9, 36, 'argument `images` of tf.function `predict` comes from `epoch_batches()`, which returns '
+                            'a list of the slice `images[i:i + batch_size]` of a loop over `range(0, len(images), '
+                            'batch_size)`: the last batch is shorter whenever len(images) is not a multiple of '
+                            'batch_size, a new shape, so it traces and XLA compiles again for it (once per distinct '
+                            'remainder); drop the remainder (`range(0, len(x) - bs + 1, bs)`) or pad the last batch '
+                            'to the full size with a mask'),
+                )),
+        # rows padded by hand to each batch's own longest
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def generate(ids):
+                return tf.reduce_sum(ids, axis=1)
+            def evaluate(prompt_batches):
+                for prompts in prompt_batches:
+                    longest = max(len(p) for p in prompts)
+                    generate(tf.constant([[0] * (longest - len(p)) + p for p in prompts], tf.int32))
+        """,
+                expected=(
+                    (8, 18, 'argument `ids` of tf.function `generate` is sized by `longest`, which changes on every '
+                            'iteration: each call passes a new shape, so it traces and XLA compiles again every '
+                            'iteration; pass the fixed-size buffer with the position (or a mask), or bucket the '
+                            'lengths'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -272,6 +370,8 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
             if not loops:
                 self._through_helper(ctx, call, tfn.name, bound, compiles)
                 continue
+            if self._remainder(ctx, call, tfn.name, bound, loops, compiles):
+                continue
             varying = loop_varying_names(index, call)
             if not varying:
                 continue
@@ -279,7 +379,7 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                 hit = _hit(index, arg, varying, loops)
                 if hit is not None:
                     item, name, how = hit
-                    what = f"argument `{param}`" if item is arg else f"an item of argument `{param}`"
+                    what = _argument(param) if item is arg else f"an item of {_argument(param)}"
                     ctx.report(self, arg, f"{what} of tf.function `{tfn.name}` is {how} `{name}`, "
                                           "which changes on every iteration: each call passes a new shape, so it "
                                           f"traces{compiles} again every iteration; pass the fixed-size buffer with "
@@ -287,6 +387,24 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                     break
             else:
                 self._starred_builder(ctx, call, tfn.name, params, varying, loops, compiles)
+
+    def _remainder(self, ctx: ModuleContext, call: ast.Call, callee: str, bound: list[tuple[str, ast.expr]],
+                   loops: list[ast.AST], compiles: str) -> bool:
+        """Under ``jit_compile``, an argument that is a fixed-width window of a loop stepping by its
+        width, the last one shorter (:func:`remainder_window`; measured: ``stepped_windows_last_shorter``
+        traces and compiles again for the last window, ``stepped_windows_exact_multiple`` does not)."""
+        if not compiles or retrace_table.hazard("stepped_windows_last_shorter") != "retrace":
+            return False  # without jit_compile one more trace per process: bounded, as a last partial batch
+        for param, arg in bound:
+            window = remainder_window(ctx.index, arg, loops, _SHAPE_KEEPING)
+            if window is not None:
+                ctx.report(self, arg, f"{_argument(param)} of tf.function `{callee}` {window.origin()} "
+                                      f"{window.slice_text()}: {window.last_shorter()}, a new shape, so it "
+                                      f"traces{compiles} again for it (once per distinct remainder); drop the "
+                                      "remainder (`range(0, len(x) - bs + 1, bs)`) or pad the last batch to the "
+                                      "full size with a mask")
+                return True
+        return False
 
     def _starred_builder(self, ctx: ModuleContext, call: ast.Call, callee: str, params: list[str],
                          varying: set[str], loops: list[ast.AST], compiles: str) -> None:
@@ -342,6 +460,11 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                                           f"traces{compiles} again every iteration; pass the fixed-size buffer with "
                                           "the position (or a mask), or bucket the lengths")
                     return
+
+
+def _argument(param: str) -> str:
+    """``argument `x` ``, or ``argument 2`` for a parameter known only by its position (``#1``)."""
+    return f"argument {int(param[1:]) + 1}" if param.startswith("#") else f"argument `{param}`"
 
 
 def _hit(index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST]
@@ -421,6 +544,8 @@ def _varying_shape_argument(index: ModuleIndex, arg: ast.expr, varying: set[str]
     if func in _SHAPED_BY_ARGUMENT:
         shape = next((k.value for k in arg.keywords if k.arg in ("shape", "dims")), arg.args[0] if arg.args else None)
         return _moving_name(shape, varying, index)
+    if func in FROM_ROWS and arg.args:
+        return padded_rows(arg.args[0], lambda count: _moving_name(count, varying, index))
     if func in _RANGES:
         bounds = [*arg.args[:2], *(k.value for k in arg.keywords if k.arg in ("start", "limit", "stop"))]
         moving = [m for b in bounds if (m := _moving_name(b, varying, index)) is not None]

@@ -97,6 +97,83 @@ def _loop_count(loop: ast.For, flags: dict[int, int]) -> ast.AST | None:
     return None
 
 
+def _functions_of(tree: ast.Module) -> dict[int, ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The innermost function around each node of ``tree`` (by node id)."""
+    out: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    for f in ast.walk(tree):  # (outer functions come first: an inner one overwrites its own nodes)
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for n in ast.walk(f):
+                out[id(n)] = f
+    return out
+
+
+def _python_int_by_use(name: str, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """``name`` is used in ``func`` where only a Python int goes: a bound of ``range(...)`` or of a slice
+    (``range(start + 1, end)``, ``h[:, start:end]``). A step function's argument used so is a position,
+    not an index tensor, so an index with it is a constant of the graph (table: int_index)."""
+    def mentions(e: ast.expr | None) -> bool:
+        return e is not None and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(e))
+
+    for n in ast.walk(func):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "range" \
+                and any(mentions(a) for a in n.args):
+            return True
+        if isinstance(n, ast.Slice) and (mentions(n.lower) or mentions(n.upper)):
+            return True
+    return False
+
+
+def _longest_item(e: ast.expr, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """``max(len(p) for p in prompts)`` (also a list comprehension, ``max(map(len, prompts))``) over a
+    parameter of ``func``: the length of the longest item of a list the function is handed at each call, the
+    batch padded to its longest sequence (as XLA453 reads a collate function). The parameter's name, or None."""
+    params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs} - {"self", "cls"}
+    if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "max" and len(e.args) == 1):
+        return None
+    a = e.args[0]
+    if isinstance(a, (ast.GeneratorExp, ast.ListComp)) and len(a.generators) == 1 and not a.generators[0].ifs:
+        gen = a.generators[0]
+        if isinstance(a.elt, ast.Call) and isinstance(a.elt.func, ast.Name) and a.elt.func.id == "len" \
+                and len(a.elt.args) == 1 and isinstance(a.elt.args[0], ast.Name) and isinstance(gen.target, ast.Name) \
+                and a.elt.args[0].id == gen.target.id and isinstance(gen.iter, ast.Name) and gen.iter.id in params:
+            return gen.iter.id
+    if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id == "map" and len(a.args) == 2 \
+            and isinstance(a.args[0], ast.Name) and a.args[0].id == "len" and isinstance(a.args[1], ast.Name) \
+            and a.args[1].id in params:
+        return a.args[1].id
+    return None
+
+
+def _padded_to_longest(e: ast.expr, func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[ast.expr, str] | None:
+    """A size expression that is, or names a local assigned once from, :func:`_longest_item` and never rounded to
+    a bucket afterwards (``//``, ``%``): (the sub-expression, the list parameter's name)."""
+    if any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.FloorDiv, ast.Mod)) for n in ast.walk(e)):
+        return None  # rounded up to a multiple: a few bucket lengths
+    for n in ast.walk(e):
+        if isinstance(n, ast.Call) and (param := _longest_item(n, func)) is not None:
+            return n, param
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            values = [s.value for s in ast.walk(func) if isinstance(s, ast.Assign) and len(s.targets) == 1
+                      and isinstance(s.targets[0], ast.Name) and s.targets[0].id == n.id]
+            rebound = any(isinstance(s, (ast.AugAssign, ast.AnnAssign)) and isinstance(s.target, ast.Name)
+                          and s.target.id == n.id for s in ast.walk(func))
+            if len(values) == 1 and not rebound and (param := _longest_item(values[0], func)) is not None:
+                return n, param
+    return None
+
+
+def _reaches_device(call: ast.Call, stmt: ast.AST | None, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The factory builds on a device (``device=``), or the name it is assigned to is moved later in ``func``
+    (``ids.to(self.device)``): a padded batch that stays on the CPU costs the XLA graph nothing."""
+    if any(k.arg == "device" for k in call.keywords):
+        return True
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return False
+    name = stmt.targets[0].id
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("to", "cuda")
+               and isinstance(n.func.value, ast.Name) and n.func.value.id == name for n in ast.walk(func))
+
+
 def _runs_tensor_ops(loop: ast.For, torch: TorchFacts) -> bool:
     """The loop's body computes with proven torch tensors (its own statements, nested ones too)."""
     return any(id(n) in torch.call_ops or torch.tensor(n) for s in loop.body for n in ast.walk(s))
@@ -150,7 +227,13 @@ class TorchStepVaryingPythonInt(ModuleRule):
     hands `seq_len` to the forward of the one same-file nn.Module no other builds, when that forward
     uses it as a size) and through loops over it (`for beg, end in trim:`; the size of an item of
     such a list, `for tgt in targets: pred[i, :tgt.shape[0]]`: a list of per-image tensors rather
-    than one stacked tensor because their sizes differ). Not in code that
+    than one stacked tensor because their sizes differ); as an index only where the same function
+    also uses it as a `range` or slice bound, where only a Python int goes (`h[:, start]` next to
+    `for i in range(start + 1, end)`): alone, such an argument may be an index tensor. Also the length
+    of the longest item of a list a step function is handed (`seq_len = max(len(p) for p in prompts)`,
+    `max(map(len, prompts))`) as a size of a tensor factory that builds on the device or whose result
+    the function moves there: the batch padded to its longest sequence (XLA453 reads the same in a
+    collate function); not once rounded up to a multiple (`// 64 * 64`: a few buckets). Not in code that
     `torch.compile(backend="openxla")` compiles (slice bounds and sizes): dynamo compiles once more
     for the second value, then passes the int as a symbolic value, and torch_xla compiles nothing
     in the steady steps (measured with torch_xla 2.9 on the form matrix, a slice offset, `topk`'s
@@ -236,6 +319,19 @@ class TorchStepVaryingPythonInt(ModuleRule):
         Example("import torch\ndef train_step(model, opt, feats):\n    pred = model(feats)\n    loss = 0.0\n"
                 "    for row in feats:\n        loss = loss + pred[:, :row.shape[0]].sum()\n    loss.backward()\n"
                 "    opt.step()\n    return loss\n", torch_xla=True),
+        # a step function's argument used only as an index may be an index tensor (a device gather): not claimed
+        Example("import torch\ndef train_step(model, opt, x, idx):\n    h = model(x)\n    loss = h[:, idx].sum()\n"
+                "    loss.backward()\n    opt.step()\n    return loss\n", torch_xla=True),
+        # the longest prompt rounded up to a multiple of 64: a few bucket lengths, one graph each
+        Example("import torch\n@torch.no_grad()\ndef prefill(model, prompts, device):\n"
+                "    seq_len = (max(len(p) for p in prompts) + 63) // 64 * 64\n"
+                "    ids = torch.zeros(len(prompts), seq_len, dtype=torch.long)\n"
+                "    return model(ids.to(device)).argmax(-1)\n", torch_xla=True),
+        # padded to the longest, but the padded batch stays on the CPU (a host-side tokenizer step)
+        Example("import torch\n@torch.no_grad()\ndef prefill(model, prompts, device):\n"
+                "    seq_len = max(len(p) for p in prompts)\n"
+                "    ids = torch.zeros(len(prompts), seq_len, dtype=torch.long)\n"
+                "    return ids.tolist()\n", torch_xla=True),
         # bound, then bound again before any read (StyleTTS2's slmadv.py, corpora18): nothing reads the lazy
         # value, so no graph is built for it (measured, torch_xla 2.9 CPU: 2 compiles over 5 sizes; 5 when read)
         Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
@@ -335,6 +431,28 @@ class TorchStepVaryingPythonInt(ModuleRule):
                             'loop) is a slice bound of a torch tensor: torch_xla bakes it into the graph and compiles '
                             'a new one for each value; use a fixed size (pad) or a device-side index'),
                 )),
+        # the same kind of argument also bounds a `range`: a Python int, so the index is a constant of the graph
+        # (pytorch/pytorch#114293: a window `h[:, start]` + `for i in range(start + 1, end)`, one compile per start)
+        Example("import torch\ndef train_step(model, opt, x, start, end):\n    h = model(x)\n    acc = h[:, start]\n"
+                "    for i in range(start + 1, end):\n        acc = acc + h[:, i]\n    acc.sum().backward()\n"
+                "    opt.step()\n    return acc\n", torch_xla=True,
+                expected=(
+                    (4, 11, '`start`, a Python value the step function takes as an argument (new at each call from '
+                            'the loop) indexes a torch tensor: torch_xla bakes the position into the graph and '
+                            'compiles a new one for each value; index with a device tensor (`index_select`/'
+                            '`index_copy_`)'),
+                )),
+        # a generation server's prefill padded to the longest prompt of the call, then moved to the device
+        # (huggingface/optimum-tpu#98: "prefill should be done with max input size")
+        Example("import torch\n@torch.no_grad()\ndef prefill(model, prompts, device):\n"
+                "    seq_len = max(len(p) for p in prompts)\n"
+                "    ids = torch.zeros(len(prompts), seq_len, dtype=torch.long)\n"
+                "    return model(ids.to(device)).argmax(-1)\n", torch_xla=True,
+                expected=(
+                    (5, 11, '`seq_len`, the length of the longest item of `prompts` (a list handed in at each call), '
+                            'sets a size of `torch.zeros`: the batch is padded to its longest sequence, and torch_xla '
+                            'compiles a new graph for each length; pad to a fixed length (or a few buckets)'),
+                )),
         # the next binding reads the value: it reaches the graph
         Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
                 "    device = torch_xla.device()\n    for x, y in loader:\n        n = random.randint(1, 8)\n"
@@ -353,6 +471,7 @@ class TorchStepVaryingPythonInt(ModuleRule):
         if not torch.steps:
             return
         flags = torch.flags
+        functions: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] | None = None
         for node in torch.nodes:
             if id(torch.stmt_of.get(id(node))) in torch.cached:
                 continue  # a lazily built or grown cache: once per object or per size, not a new value per step
@@ -383,8 +502,11 @@ class TorchStepVaryingPythonInt(ModuleRule):
                                                    "for each value; use a fixed size (pad) or a device-side index")
                             break
                     elif not flags.get(id(p), 0) & TENSOR and (hit := _varies(p, flags)) is not None \
-                            and not flags.get(id(hit), 0) & TENSOR and flags.get(id(hit), 0) & (STEP_INT | HOST):
-                        # (a step function's argument used as an index may be an index tensor: not claimed)
+                            and not flags.get(id(hit), 0) & TENSOR and (flags.get(id(hit), 0) & (STEP_INT | HOST) or (
+                                isinstance(hit, ast.Name) and (functions := functions or _functions_of(ctx.tree))
+                                and id(node) in functions and _python_int_by_use(hit.id, functions[id(node)]))):
+                        # (a step function's argument used as an index may be an index tensor: not claimed, unless
+                        # the function also uses it as a range or slice bound, where only a Python int goes)
                         ctx.report(self, node, f"{_what(hit, flags)} indexes a torch tensor: torch_xla "
                                                "bakes the position into the graph and compiles a new one for each "
                                                "value; index with a device tensor (`index_select`/`index_copy_`)")
@@ -403,6 +525,17 @@ class TorchStepVaryingPythonInt(ModuleRule):
                     args = node.args[-1:] if len(node.args) >= 2 and not has_size_kw else []
                 sizes = list(args) + [kw.value for kw in node.keywords if kw.arg in _SIZE_KEYWORDS]
                 hit = next((h for a in sizes if (h := _varies(a, flags)) is not None), None)
+                if hit is None and (functions := functions or _functions_of(ctx.tree)) and id(node) in functions \
+                        and _reaches_device(node, torch.stmt_of.get(id(node)), functions[id(node)]) \
+                        and (longest := next((pl for a in sizes if (pl := _padded_to_longest(
+                            a, functions[id(node)])) is not None), None)) is not None:
+                    shown = op.replace("Tensor.", "tensor.").replace("torch.nn.functional.", "F.")
+                    ctx.report(self, node, f"`{ast.unparse(longest[0])}`, the length of the longest item of "
+                                           f"`{longest[1]}` (a list handed in at each call), sets a size of "
+                                           f"`{shown}`: the batch is padded to its longest sequence, and torch_xla "
+                                           "compiles a new graph for each length; pad to a fixed length (or a few "
+                                           "buckets)")
+                    continue
                 if hit is not None and not torch.tensor(hit):
                     shown = op.replace("Tensor.", "tensor.").replace("torch.nn.functional.", "F.")
                     role = _ROLE.get(op)

@@ -1,0 +1,46 @@
+"""Source: https://github.com/tenstorrent/tt-xla/issues/2241
+
+A pairwise ranking step that floors the item scores with the NaN-ignoring `torch.fmax(scores, floor)`
+before the margin loss. The report ("Figure out what models are using torchxla host fallback") found
+`torch.fmin`, `torch.fmax` and `torch.nextafter` silently falling back to the host under torch_xla.
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Scorer(nn.Module):
+    def __init__(self, d=16):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(d, 32), nn.ReLU(), nn.Linear(32, 1))
+
+    def forward(self, x):
+        return self.net(x).squeeze(-1)
+
+
+def make_train_step(model, opt, floor=-3.0):
+    def train_step(pos, neg):
+        opt.zero_grad()
+        floor_t = torch.full((pos.shape[0],), floor, device=pos.device)
+        s_pos = torch.fmax(model(pos), floor_t)  # XLA: op
+        s_neg = torch.fmax(model(neg), floor_t)
+        loss = F.relu(1.0 - s_pos + s_neg).mean()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+    return train_step
+
+
+# --- oracle ---
+def _batch(device, seed):
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(8, 16, generator=g).to(device), torch.randn(8, 16, generator=g).to(device)
+
+
+def ENTRY(device):
+    model = Scorer().to(device)
+    return make_train_step(model, torch.optim.SGD(model.parameters(), lr=0.05)), _batch(device, 0)
+
+
+def ALT_ARGS(device):
+    return [_batch(device, s) for s in (1, 2)]

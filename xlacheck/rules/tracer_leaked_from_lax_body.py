@@ -1,0 +1,211 @@
+"""XLA328: state set inside a ``jax.lax`` loop or branch body and read after it (a leaked tracer)."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.tables import JAX_TRACING_PRIMITIVES
+from xlacheck.analysis.values import TENSOR
+from xlacheck.rules.base import Example, Rule, RuleContext
+
+_Body = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+class TracerLeakedFromLaxBody(Rule):
+    """
+    ## What it does
+    Flags a read of `self.<attr>` (or of a `nonlocal` name) after a `jax.lax.scan`/`fori_loop`/
+    `while_loop`/`map`/`cond`/`switch` call, when the body that call traces (a method passed as
+    `self.<method>`, or a function defined in the calling function) sets that attribute or name to a
+    computed value. Bodies that only return their results, through the carry and the outputs, are
+    not flagged.
+
+    ## Why is this bad?
+    A `jax.lax` control-flow primitive traces its body once with abstract tracers of its own trace.
+    A value the body stores outside itself (on `self`, in an enclosing scope) is one of those
+    tracers; once the primitive returns, its trace is gone, and using the stored value raises
+    `UnexpectedTracerError: Encountered an unexpected tracer` (measured on jax 0.10.2, under
+    `jax.jit` and called from plain Python alike; dm-haiku issue 214).
+
+    ## Example
+    ```python
+    class Core:
+        def cell(self, h, x):
+            h = jnp.tanh(x @ self.w + h)
+            self.last_hidden = h
+            return h, h
+        def __call__(self, xs, h0):
+            _, ys = jax.lax.scan(self.cell, h0, xs)
+            return ys, self.last_hidden
+    ```
+
+    ## Use instead
+    ```python
+    class Core:
+        def cell(self, h, x):
+            h = jnp.tanh(x @ self.w + h)
+            return h, h
+        def __call__(self, xs, h0):
+            h_last, ys = jax.lax.scan(self.cell, h0, xs)  # the carry is the last hidden state
+            return ys, h_last
+    ```
+
+    ## Fix safety
+    No automatic fix: the value must be returned through the body's carry or outputs.
+    """
+
+    code = "XLA328"
+    fails_in_any_graph = True  # the lax primitive traces its body wherever it is called
+    in_helpers = True
+    fix = None
+    name = "tracer-leaked-from-lax-body"
+    node_types = (ast.Assign, ast.AugAssign, ast.AnnAssign)
+
+    VALID = (
+        Example("import jax\nimport jax.numpy as jnp\nclass Core:\n    def __init__(self, w):\n"
+                "        self.w = w\n    def cell(self, h, x):\n        h = jnp.tanh(x @ self.w + h)\n"
+                "        return h, h\n    def __call__(self, xs, h0):\n"
+                "        h_last, ys = jax.lax.scan(self.cell, h0, xs)\n        return ys, h_last\n"),
+        # set inside the body, never read after the loop; or set outside the body only
+        Example("import jax\nimport jax.numpy as jnp\nclass Core:\n    def __init__(self, w):\n"
+                "        self.w = w\n        self.calls = 0\n    def cell(self, h, x):\n"
+                "        self.calls = 1\n        return jnp.tanh(x @ self.w + h), h\n"
+                "    def __call__(self, xs, h0):\n        self.out = jax.lax.scan(self.cell, h0, xs)[1]\n"
+                "        return self.out\n"),
+        # a Python counter of how often the body is traced: a Python int, not a tracer
+        Example("import jax\nclass Core:\n    def __init__(self):\n        self.traces = 0\n"
+                "    def body(self, i, c):\n        self.traces = self.traces + 1\n        return c * 2.0\n"
+                "    def __call__(self, x):\n        out = jax.lax.fori_loop(0, 3, self.body, x)\n"
+                "        return out, self.traces\n"),
+    )
+    INVALID = (
+        Example("import jax\nimport jax.numpy as jnp\nclass Core:\n    def __init__(self, w):\n"
+                "        self.w = w\n    def cell(self, h, x):\n        h = jnp.tanh(x @ self.w + h)\n"
+                "        self.last_hidden = h\n        return h, h\n    def __call__(self, xs, h0):\n"
+                "        _, ys = jax.lax.scan(self.cell, h0, xs)\n        return ys, jnp.tanh(self.last_hidden)\n",
+                expected=(
+                    (8, 9, "`self.last_hidden` is set inside `cell`, the body jax.lax.scan traces, and read after "
+                           "the loop (line 12): the value stored there is a tracer of the loop's own trace, which "
+                           "is gone once it returns (UnexpectedTracerError); return it through the carry or the "
+                           "outputs instead"),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\ndef total(xs):\n    peak = 0.0\n    def body(i, acc):\n"
+                "        nonlocal peak\n        peak = jnp.maximum(peak, xs[i])\n        return acc + xs[i]\n"
+                "    s = jax.lax.fori_loop(0, xs.shape[0], body, 0.0)\n    return s / peak\n",
+                expected=(
+                    (7, 9, "`peak` is set inside `body`, the body jax.lax.fori_loop traces, and read after the loop "
+                           "(line 10): the value stored there is a tracer of the loop's own trace, which is gone "
+                           "once it returns (UnexpectedTracerError); return it through the carry or the outputs "
+                           "instead"),
+                )),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        assert isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+        why = ctx.function.why
+        body = ctx.function.node
+        if not why.startswith("traced by jax.lax.") or node.value is None or not _computed(node.value) \
+                or not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return
+        if not ctx.flags(node.value) & TENSOR:
+            return  # a Python value (a trace-time counter): no tracer is stored
+        primitive = why[len("traced by "):]
+        for target, shown in _stored_outside(node, body):
+            for caller, call in _callers(body, ctx):
+                end = getattr(call, "end_lineno", call.lineno) or call.lineno
+                read = _read_after(caller, target, end)
+                if read is not None:
+                    ctx.report(self, node,
+                               f"`{shown}` is set inside `{body.name}`, the body {primitive} traces, and read after "
+                               f"the loop (line {read.lineno}): the value stored there is a tracer of the loop's own "
+                               "trace, which is gone once it returns (UnexpectedTracerError); return it through the "
+                               "carry or the outputs instead")
+                    return
+
+
+def _callers(body: _Body, ctx: RuleContext) -> list[tuple[ast.AST, ast.Call]]:
+    """The functions that hand ``body`` to a ``jax.lax`` primitive, with that call: the other methods of
+    its class for a method (``jax.lax.scan(self.cell, ...)``), the enclosing function for a nested one."""
+    if ctx.function.cls is not None and ctx.function.parent is None:
+        scopes = [m.node for m in ctx.function.cls.methods.values() if m.node is not body]
+        wanted = ("self", body.name)
+    elif ctx.function.parent is not None:
+        scopes = [ctx.function.parent.node]
+        wanted = ("", body.name)
+    else:
+        return []
+    out: list[tuple[ast.AST, ast.Call]] = []
+    for scope in scopes:
+        for call in ast.walk(scope):
+            if not isinstance(call, ast.Call):
+                continue
+            row = JAX_TRACING_PRIMITIVES.get(ctx.resolve(call.func) or "")
+            if row is None:
+                continue
+            refs = [call.args[p] for p in row[0] if p < len(call.args)]
+            refs += [kw.value for kw in call.keywords if kw.arg in row[1]]
+            if any(_refers(r, wanted) for r in refs):
+                out.append((scope, call))
+    return out
+
+
+def _refers(ref: ast.expr, wanted: tuple[str, str]) -> bool:
+    owner, name = wanted
+    if owner:
+        return isinstance(ref, ast.Attribute) and isinstance(ref.value, ast.Name) and ref.value.id == owner \
+            and ref.attr == name
+    return isinstance(ref, ast.Name) and ref.id == name
+
+
+def _computed(value: ast.expr) -> bool:
+    """A value computed from names (a tracer inside the body), not a Python literal."""
+    return any(isinstance(n, ast.Name) for n in ast.walk(value))
+
+
+def _stored_outside(stmt: ast.Assign | ast.AugAssign | ast.AnnAssign, body: _Body) -> list[tuple[str, str]]:
+    """What the statement stores outside the body, as (key, shown name): ``self.<attr>`` (the caller's
+    object, for a method or a function nested in a method) and a name the body declares ``nonlocal``."""
+    nonlocal_names = {n for s in ast.walk(body) if isinstance(s, ast.Nonlocal) for n in s.names}
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    out: list[tuple[str, str]] = []
+    for target in targets:
+        for t in (target.elts if isinstance(target, ast.Tuple) else [target]):
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                out.append((f"self.{t.attr}", f"self.{t.attr}"))
+            elif isinstance(t, ast.Name) and t.id in nonlocal_names:
+                out.append((t.id, t.id))
+    return out
+
+
+def _read_after(caller: ast.AST, target: str, line: int) -> ast.expr | None:
+    """The first load of ``target`` (``self.<attr>`` or a plain name) in ``caller`` after ``line``,
+    outside the functions nested in it, unless ``caller`` stores ``target`` again before it."""
+    todo = list(ast.iter_child_nodes(caller))
+    found: list[ast.expr] = []
+    stores: list[int] = []
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        todo.extend(ast.iter_child_nodes(n))
+        if getattr(n, "lineno", 0) <= line:
+            continue
+        if isinstance(n, (ast.Attribute, ast.Name)) and isinstance(n.ctx, ast.Store) and _names(n, target):
+            stores.append(n.lineno)
+            continue
+        if target.startswith("self.") and isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) \
+                and isinstance(n.value, ast.Name) and n.value.id == "self" and n.attr == target[5:]:
+            found.append(n)
+        elif not target.startswith("self.") and isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) \
+                and n.id == target:
+            found.append(n)
+    first = min(found, key=lambda n: (n.lineno, n.col_offset)) if found else None
+    if first is None or any(s < first.lineno for s in stores):
+        return None
+    return first
+
+
+def _names(node: ast.Attribute | ast.Name, target: str) -> bool:
+    if isinstance(node, ast.Attribute):
+        return isinstance(node.value, ast.Name) and node.value.id == "self" and f"self.{node.attr}" == target
+    return node.id == target
