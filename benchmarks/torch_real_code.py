@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from xlacheck.analysis.project import ProjectFile, call_literals, unreached_modules  # noqa: E402
+from xlacheck.analysis.project import ProjectFile, call_literals, unreached_modules, unused_classes  # noqa: E402
 from xlacheck.engine import CheckedFile, check_file  # noqa: E402
 from xlacheck.fixes import decode_source  # noqa: E402
 from xlacheck.rewrites._fix import apply_edits  # noqa: E402
@@ -44,7 +44,8 @@ def lint_paths(paths: list[str], *, torch_xla: bool, preview: bool) -> list[tupl
     whose functions every call of ``paths`` passes a literal to (analysis.calls.project_literals: the
     literals only decide branches that never run, so a file without findings keeps none), and those
     with findings in modules nothing in the project imports, names or runs
-    (analysis.project.unreached_modules); files are decoded as the CLI decodes them
+    (analysis.project.unreached_modules) or in classes nothing in the project names
+    (analysis.project.unused_classes); files are decoded as the CLI decodes them
     (a BOM is not a syntax error). Returns (path, source, checked file) in the order of ``paths``
     (benchmarks/judged_real_code.py lints the PyTorch corpora with it)."""
     first = {}
@@ -53,12 +54,14 @@ def lint_paths(paths: list[str], *, torch_xla: bool, preview: bool) -> list[tupl
         first[path] = (source, check_file(source, path, torch_xla=torch_xla, preview=preview))
     literals = call_literals([ProjectFile(p, p, c.summary) for p, (_, c) in first.items() if c.summary is not None])
     unreached = unreached_modules(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
+    unused = unused_classes(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
     out = []
     for path in paths:
         source, checked = first[path]
-        if (path in literals or path in unreached) and checked.result.diagnostics:
+        if (path in literals or path in unreached or path in unused) and checked.result.diagnostics:
             checked = check_file(source, path, torch_xla=torch_xla, preview=preview,
-                                 literals=literals.get(path), unreached=unreached.get(path))
+                                 literals=literals.get(path), unreached=unreached.get(path),
+                                 unused_classes=unused.get(path))
         out.append((path, source, checked))
     return out
 

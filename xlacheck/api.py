@@ -14,6 +14,7 @@ second pass, so they see the project's facts.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -100,6 +101,9 @@ class _Plan:
     # file path -> why no compiled entry of its project reaches its TensorFlow code (second pass;
     # analysis.project.uncompiled_modules)
     uncompiled: dict[str, str] | None = None
+    # file path -> {class: why} for its classes nothing in the project names (second pass;
+    # analysis.project.unused_classes)
+    unused: dict[str, dict[str, str]] | None = None
 
 
 def check_paths(paths: Sequence[str | os.PathLike[str]], settings: Settings | None = None) -> RunResult:
@@ -171,6 +175,7 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
             resolve,
             uncompiled_modules,
             unreached_modules,
+            unused_classes,
         )
 
         project = [ProjectFile(str(f.path), f.display, o[2], _cell_lines(f) if f.display.endswith(".ipynb") else None)
@@ -182,6 +187,9 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     found = [str(f.path) for f, o in zip(files, first) if f.stdin is None and o[0].diagnostics]
     unreached = unreached_modules([str(f.path) for f in files if f.stdin is None], only=found, cache=plan.cache) if (
         len(project) > 1 and found) else {}
+    # classes nothing in the project names: no step runs their methods (the torch adapter reads it too)
+    unused = unused_classes([str(f.path) for f in files if f.stdin is None], only=found, cache=plan.cache) if (
+        len(project) > 1 and found) else {}
     # TensorFlow files with findings (or facts that may give them some) whose project holds no compiled entry:
     # a fact that only sets findings aside
     tf_found = [str(f.path) for f, o in zip(files, first) if f.stdin is None and not plan.settings.declares_jit(f.rel)
@@ -192,14 +200,15 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     # call literals only decide branches that never run (analysis.calls): they can take findings
     # away, never add one, so a file they reach is linted again only when it has findings
     again = [i for i, (f, o) in enumerate(zip(files, first)) if str(f.path) in facts or (
-        (str(f.path) in literals or str(f.path) in unreached or str(f.path) in uncompiled) and o[0].error is None
+        (str(f.path) in literals or str(f.path) in unreached or str(f.path) in uncompiled or str(f.path) in unused)
+        and o[0].error is None
         and not o[0].skipped
         and o[0].diagnostics) or (
         plan.fix is not None and any(is_applicable(d, unsafe=plan.fix.unsafe) for d in o[0].diagnostics))]
     if not again:
         return first
     second = _map_files(replace(plan, project=facts or None, literals=literals or None, unreached=unreached or None,
-                                uncompiled=uncompiled or None),
+                                uncompiled=uncompiled or None, unused=unused or None),
                         [files[i] for i in again])
     out = list(first)
     for i, outcome in zip(again, second):
@@ -291,7 +300,8 @@ def _count_lines(data: bytes) -> int:
 def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
                  project: dict[str, ProjectFact] | None = None, jit_compiled: bool = False,
                  rel: str | None = None, literals: dict[str, dict[str, object]] | None = None,
-                 unreached: str | None = None, uncompiled: str | None = None) -> CachedLint:
+                 unreached: str | None = None, uncompiled: str | None = None,
+                 unused: dict[str, str] | None = None) -> CachedLint:
     """Engine findings with the rewrites' fixes attached (docs/cli.md, ## Fixes: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
     # keywords only when set: engines (and test fakes) without them keep working
@@ -306,6 +316,8 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
         extra["literals"] = literals  # what every call of the run passes to its functions
     if unreached:
         extra["unreached"] = unreached  # nothing in the project runs this module
+    if unused:
+        extra["unused_classes"] = unused  # classes of this module nothing in the project names
     if plan.settings.target_version is not None:
         extra["target_python"] = plan.settings.target_version  # the oldest Python the project runs on
     if uncompiled:
@@ -456,6 +468,7 @@ def _process_source(
     literals = plan.literals.get(str(file.path)) if plan.literals is not None else None
     unreached = plan.unreached.get(str(file.path)) if plan.unreached is not None else None
     uncompiled = plan.uncompiled.get(str(file.path)) if plan.uncompiled is not None else None
+    unused = plan.unused.get(str(file.path)) if plan.unused is not None else None
     declared = plan.settings.declares_jit(file.rel)
     key = ""
     if plan.cache is not None:
@@ -465,7 +478,8 @@ def _process_source(
         key = plan.cache.key((data + facts_key(facts) if facts else data) + literals_key(literals)
                              + (b"\0jit-compiled" if declared else b"")
                              + (b"\0unreached:" + unreached.encode() if unreached else b"")
-                             + (b"\0uncompiled:" + uncompiled.encode() if uncompiled else b""), path)
+                             + (b"\0uncompiled:" + uncompiled.encode() if uncompiled else b"")
+                             + (b"\0unused:" + json.dumps(unused, sort_keys=True).encode() if unused else b""), path)
     lint = plan.cache.load(key, path) if plan.cache is not None else None
     cached = lint is not None
     decoded: DecodedSource | None = None
@@ -477,7 +491,7 @@ def _process_source(
         except (SyntaxError, UnicodeDecodeError) as e:
             return FileResult(path, error=FileError(path, f"cannot decode file: {e}"), lines=lines), None, None
         lint = _engine_lint(plan, decoded.text, path, lines, facts, declared, file.rel, literals, unreached,
-                            uncompiled)
+                            uncompiled, unused)
         if plan.cache is not None and (lint.error is None or not is_internal_error(lint.error)):
             plan.cache.store(key, lint)
     if not lint.diagnostics and not lint.set_aside and not _checks_directives(plan, data):
@@ -515,8 +529,9 @@ def _fix(
         literals = plan.literals.get(str(file.path)) if plan.literals is not None else None
         unreached = plan.unreached.get(str(file.path)) if plan.unreached is not None else None
         uncompiled = plan.uncompiled.get(str(file.path)) if plan.uncompiled is not None else None
+        unused = plan.unused.get(str(file.path)) if plan.unused is not None else None
         lint = _engine_lint(plan, text, file.display, 0, facts, plan.settings.declares_jit(file.rel), file.rel,
-                            literals, unreached, uncompiled)
+                            literals, unreached, uncompiled, unused)
         last_aside[:] = [_postprocess_set_aside(plan, file, text, lint.set_aside)]
         return _postprocess(plan, file, text, lint.diagnostics, lint.set_aside)
 

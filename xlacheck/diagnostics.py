@@ -97,6 +97,7 @@ class SetAsideReason(str, Enum):
     UNREACHED_MODULE = "unreached-module"  # nothing in the project imports or runs the module
     ONCE_PER_RUN = "once-per-run"  # the code runs at most once: its block ends the run
     NO_COMPILED_ENTRY = "no-compiled-entry"  # nothing in the project runs this TensorFlow code under XLA
+    UNUSED_CLASS = "unused-class"  # nothing in the project names the class: none of its methods runs
 
 
 @dataclass(frozen=True)

@@ -136,6 +136,7 @@ def check_file(
     torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None, jit_compiled: bool = False,
     test_file: bool | None = None, literals: Mapping[str, Mapping[str, object]] | None = None,
     unreached: str | None = None, uncompiled: str | None = None, target_python: tuple[int, int] | None = None,
+    unused_classes: Mapping[str, str] | None = None,
 ) -> CheckedFile:
     """:func:`check_source_and_tree`, with the file's :class:`~xlacheck.analysis.project.Summary`
     for the project pass; ``project``: what the other files of the run say about this one's
@@ -146,7 +147,8 @@ def check_file(
     this module (:func:`xlacheck.analysis.project.unreached_modules`); ``uncompiled``: why no compiled
     entry of the project reaches this module's TensorFlow code
     (:func:`xlacheck.analysis.project.uncompiled_modules`); ``target_python``: the oldest Python the
-    project runs on (``None``: the running interpreter's)."""
+    project runs on (``None``: the running interpreter's); ``unused_classes``: this module's classes that
+    nothing in the project names, and why (:func:`xlacheck.analysis.project.unused_classes`)."""
     lines = _count_lines(source)
     try:
         tree = ast.parse(source, filename=path)
@@ -161,11 +163,15 @@ def check_file(
     try:
         diagnostics, set_aside = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary,
                                              jit_compiled, test_file, literals, unreached, uncompiled,
-                                             target_python=target_python)
+                                             target_python=target_python, unused_classes=unused_classes)
         if unreached is not None:
             set_aside += _set_aside_as_unreached(tree, path, select, preview, torch_xla, project, jit_compiled,
                                                  test_file, literals, unreached, diagnostics, set_aside,
                                                  target_python)
+        elif unused_classes:
+            set_aside += _set_aside_as_unreached(tree, path, select, preview, torch_xla, project, jit_compiled,
+                                                 test_file, literals, None, diagnostics, set_aside,
+                                                 target_python, unused_classes)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return CheckedFile(FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: "
@@ -190,18 +196,28 @@ def _assumed_compiled_tf(info: FunctionInfo, facts: ModuleFacts) -> bool:
 def _set_aside_as_unreached(
     tree: ast.Module, path: str, select: Callable[[str], bool] | None, preview: bool, torch_xla: bool,
     project: Mapping[str, ProjectFact] | None, jit_compiled: bool, test_file: bool | None,
-    literals: Mapping[str, Mapping[str, object]] | None, unreached: str, diagnostics: list[Diagnostic],
+    literals: Mapping[str, Mapping[str, object]] | None, unreached: str | None, diagnostics: list[Diagnostic],
     set_aside: list[SetAside], target_python: tuple[int, int] | None,
+    unused_classes: Mapping[str, str] | None = None,
 ) -> list[SetAside]:
-    """What the unreached-module fact took away: the file checked again as if the project ran it, less
-    what the run reports or set aside already. Only files the project pass found unreached (torch
-    files with findings) pay for the second check."""
+    """What the unreached-module fact (or, without it, the unused-class fact) took away: the file checked
+    again as if the project ran it, less what the run reports or set aside already. Only files the project
+    pass found unreached or holding unused classes (torch files with findings) pay for the second check;
+    a finding the class fact took away is named by the class whose body holds it (else the first class's
+    reason: a helper only that class called)."""
     seen = {(d.code, d.start.line, d.start.col) for d in diagnostics}
     seen |= {(s.diagnostic.code, s.diagnostic.start.line, s.diagnostic.start.col) for s in set_aside}
     reached, reached_aside = _check_tree(tree, path, select, [], preview, torch_xla, project, None, jit_compiled,
                                          test_file, literals, None, target_python=target_python)
-    out = [SetAside(replace(d, fix=None), SetAsideReason.UNREACHED_MODULE, unreached)
-           for d in reached if (d.code, d.start.line, d.start.col) not in seen]
+    if unreached is not None:
+        out = [SetAside(replace(d, fix=None), SetAsideReason.UNREACHED_MODULE, unreached)
+               for d in reached if (d.code, d.start.line, d.start.col) not in seen]
+    else:
+        spans = [(s.lineno, s.end_lineno or s.lineno, (unused_classes or {})[s.name]) for s in tree.body
+                 if isinstance(s, ast.ClassDef) and s.name in (unused_classes or {})]
+        out = [SetAside(replace(d, fix=None), SetAsideReason.UNUSED_CLASS,
+                        next((why for a, b, why in spans if a <= d.start.line <= b), spans[0][2] if spans else ""))
+               for d in reached if (d.code, d.start.line, d.start.col) not in seen]
     return out + [s for s in reached_aside if (s.diagnostic.code, s.diagnostic.start.line, s.diagnostic.start.col)
                   not in seen]
 
@@ -212,6 +228,7 @@ def _check_tree(
     summary: list[Summary] | None = None, jit_compiled: bool = False, test_file: bool | None = None,
     literals: Mapping[str, Mapping[str, object]] | None = None, unreached: str | None = None,
     uncompiled: str | None = None, target_python: tuple[int, int] | None = None,
+    unused_classes: Mapping[str, str] | None = None,
 ) -> tuple[list[Diagnostic], list[SetAside]]:
     # a declaration covers model and training code, never its tests; the CLI decides that on the
     # root-relative path (``test_file``), a direct caller on ``path`` as given
@@ -222,6 +239,8 @@ def _check_tree(
     if literals:
         facts.call_literals = literals
     facts.unreached = unreached
+    if unused_classes:
+        facts.unused_classes = unused_classes
     if target_python is not None:
         facts.target_python = target_python
     if not facts.aliases.frameworks:

@@ -396,6 +396,9 @@ class ModuleFacts:
     # why nothing in the project runs this module (analysis.project.unreached_modules; set by the engine
     # from the project pass): its torch code is no step of any run
     unreached: str | None = None
+    # {class name: why}: this module's classes nothing in the project names (analysis.project.unused_classes;
+    # set by the engine from the project pass): their methods are no step of any run
+    unused_classes: Mapping[str, str] = field(default_factory=dict)
     # the oldest Python the project runs on (config target-version / requires-python, else the running
     # interpreter; set by the engine): what the language allows, e.g. whether a slice is hashable (3.12)
     target_python: tuple[int, int] = sys.version_info[:2]

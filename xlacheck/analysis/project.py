@@ -20,6 +20,7 @@ behaviour of ``xlacheck one_file.py`` does not change.
 from __future__ import annotations
 
 import ast
+import bisect
 import json
 import os
 import re
@@ -661,6 +662,122 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
         out[path] = ("no file of the project imports or names this module, and it does not run as a script "
                      f"(checked {read['py']} .py files and {read['other']} config and other files under {root})")
     return out
+
+
+# --- class reachability: classes of a run's files that nothing in the project names -------------------
+
+# a file that looks classes up by computed name (``globals()[name]``, ``getattr(sys.modules[__name__], n)``),
+# or a project that finds classes through their bases (``__subclasses__``, an ``__init_subclass__`` registry):
+# a class may run there without its name being written anywhere
+_LOOKS_UP_CLASSES = re.compile(r"\bglobals\(\)|\bvars\(\)|\bsys\.modules\b|\blocals\(\)|\binspect\.getmembers\b")
+_FINDS_SUBCLASSES = re.compile(r"\b__subclasses__\b|\b__init_subclass__\b")
+
+
+def unused_classes(paths: Sequence[str], root: str | None = None, only: Sequence[str] | None = None,
+                   cache: ResultCache | None = None) -> dict[str, dict[str, str]]:
+    """Per path of the run's torch ``.py`` files (of ``only``, when given): the module-level classes the
+    project never names, and why. Nothing instantiates such a class, subclasses it or calls its methods, so
+    none of its code runs in any step (StyleTTS2's ``ResBlk1d`` and ``PhaseShuffle1d``, left in ``models.py``
+    and ``layers.py`` beside the blocks the models build). A class is named when its name occurs, as a word,
+    in any file of the project (:func:`project_root`; code, configs, scripts, notebooks, docs) outside its
+    own body, and outside the bodies of classes that are themselves never named (to a fixed point: a block
+    only an unused model builds is unused too). What the project's tests name does not count (a class only
+    they build runs only under them). Left out, as :func:`unreached_modules` leaves a module: a run of one
+    file, public classes of a published package (its users build them). Never decided: decorated classes
+    (registries), classes of a file that looks names up at run time (``globals()``, ``vars()``,
+    ``sys.modules``, ``inspect.getmembers``), and every class of a project that finds classes through their
+    bases (``__subclasses__``, ``__init_subclass__``). Cached as :func:`unreached_modules` is."""
+    scope = _run_scope(paths, root, only, _mentions_torch)
+    if scope is None:
+        return {}
+    root, candidates = scope
+    found = _reach_files(root)
+    if found is None:
+        return {}
+    key = _scan_key(cache, root, found, candidates, "unused-classes") if cache is not None else None
+    if cache is not None and key is not None:
+        stored = cache.load_json(key)
+        if isinstance(stored, dict) and all(isinstance(v, dict) for v in stored.values()):
+            return stored
+    out = _unused(root, found, candidates)
+    if cache is not None and key is not None:
+        cache.store_json(key, out)
+    return out
+
+
+def _class_spans(text: str) -> list[tuple[str, int, int, bool]]:
+    """(name, first line, last line, decided) of a file's module-level classes (decorators included in
+    the span; ``decided`` False for a decorated class)."""
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    return [(s.name, min([s.lineno] + [d.lineno for d in s.decorator_list]), s.end_lineno or s.lineno,
+             not s.decorator_list) for s in body if isinstance(s, ast.ClassDef)]
+
+
+def _unused(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[str, dict[str, str]]:
+    """:func:`unused_classes` over the files :func:`_reach_files` found under ``root``."""
+    from xlacheck.engine import is_test_file
+
+    texts = [(os.path.abspath(p), t) for p, t in _reach_texts(found)
+             if not is_test_file(os.path.relpath(os.path.abspath(p), root))]
+    if any(p.endswith(".py") and _FINDS_SUBCLASSES.search(t) for p, t in texts):
+        return {}
+    library = published(root)
+    by_path = dict(texts)
+    spans: dict[str, list[tuple[str, int, int]]] = {}  # path -> (class, first line, last line) of every candidate
+    wanted: dict[str, list[tuple[str, int, int]]] = {}  # what may be decided
+    for path in candidates:
+        full = os.path.abspath(path)
+        text = by_path.get(full)
+        if text is None:
+            continue
+        classes = _class_spans(text)
+        spans[full] = [(n, a, b) for n, a, b, _ in classes]
+        dotted = module_name(full)
+        public_module = library and dotted is not None and not any(p.startswith("_") for p in dotted.split("."))
+        if _LOOKS_UP_CLASSES.search(text):
+            continue
+        wanted[full] = [(n, a, b) for n, a, b, decided in classes
+                        if decided and not (public_module and not n.startswith("_"))]
+    names = {n for v in wanted.values() for n, _, _ in v}
+    if not names:
+        return {}
+    # every place a candidate class is named: (name, path, line)
+    word = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, names))) + r")(?!\w)")
+    uses: dict[str, list[tuple[str, int]]] = {n: [] for n in names}
+    for path, text in texts:
+        if not word.search(text):
+            continue
+        starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        for m in word.finditer(text):
+            uses[m.group(1)].append((path, bisect.bisect_right(starts, m.start(1))))
+    unused = {(p, n) for p, v in wanted.items() for n, _, _ in v}
+
+    def inside(path: str, line: int) -> tuple[str, str] | None:
+        for n, a, b in spans.get(path, ()):
+            if a <= line <= b:
+                return (path, n)
+        return None
+
+    changed = True
+    while changed:  # a name counts where it is written outside its own body and outside unused classes
+        changed = False
+        for p, n in sorted(unused):
+            for q, line in uses[n]:
+                where = inside(q, line)
+                if where == (p, n) or where in unused:
+                    continue
+                unused.discard((p, n))
+                changed = True
+                break
+    out: dict[str, dict[str, str]] = {}
+    for p, n in sorted(unused):
+        out.setdefault(p, {})[n] = (
+            f"no file of the project names class {n} outside its own body (or the bodies of classes never "
+            f"named themselves): nothing builds it or calls its methods (checked {len(texts)} files under {root})")
+    return {path: out[os.path.abspath(path)] for path in candidates if os.path.abspath(path) in out}
 
 
 # --- compiled entries: projects that never run TensorFlow under XLA ---------------------------------

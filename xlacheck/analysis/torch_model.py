@@ -565,6 +565,7 @@ class _Builder:
         # the file imports a CUDA-only kernel library (``CUDA_ONLY_PACKAGES``): code that calls one never runs on XLA
         self.imports_cuda_only = any(v.split(".", 1)[0] in CUDA_ONLY_PACKAGES for v in self.aliases.names.values())
         self.cuda_only = self._cuda_only_functions()
+        self.never_runs = self._unused_class_functions()
         self.runtime_flags = self._runtime_flags()
         # parameters every call of a file-private function, or every call of the project, leaves at one
         # literal (analysis.calls)
@@ -861,6 +862,14 @@ class _Builder:
         flags = _flag_names(test)
         return bool(flags) and all(f in self.runtime_flags for f in flags)
 
+    def _unused_class_functions(self) -> set[int]:
+        """Ids of the functions inside this module's classes that nothing in the project names
+        (``facts.unused_classes``, analysis.project.unused_classes): none of them runs, in a step or anywhere."""
+        spans = [(s.lineno, s.end_lineno or s.lineno) for s in self.tree.body
+                 if isinstance(s, ast.ClassDef) and s.name in self.facts.unused_classes]
+        return {id(f.node) for f in self.facts.functions
+                if any(a <= getattr(f.node, "lineno", 0) <= b for a, b in spans)} if spans else set()
+
     def _cuda_only_functions(self) -> set[int]:
         """ids of the file's functions whose body is ``cuda_bound`` (calling such a function is a CUDA-only
         call too, to a fixed point), and of the functions nested in them."""
@@ -887,6 +896,8 @@ class _Builder:
         accelerate_tpu = self._names_xla_distributed_type()
         self._lazy_inits()
         for owner, body in owners:
+            if id(owner) in self.never_runs:
+                continue
             creates_device = any(self.resolve(c.func) in XLA_DEVICE_CALLS for c in _own_calls(body))
             loaders = self.device_loaders.get(id(owner), set()) | self.device_loaders.get(id(self.tree), set())
             # the innermost loop that qualifies is the step: an epoch loop around it is not
@@ -903,7 +914,8 @@ class _Builder:
                     if isinstance(e, ast.Call) and self.resolve(e.func) == "torch_xla.step":
                         steps.append(Step(w, "inside `with torch_xla.step()`", owner))
         for f in funcs:
-            why = self._function_step(f) if id(f.node) not in self.cuda_only else ""
+            why = self._function_step(f) if id(f.node) not in self.cuda_only and id(f.node) not in self.never_runs \
+                else ""
             if why:
                 steps.append(Step(f.node, why, f.node))
                 if why.startswith("decorated with @") and why.endswith("(torch code declared to run on XLA)") \
@@ -914,7 +926,8 @@ class _Builder:
             if call.args and (name == "torch_xla.compile" or name == "torch.compile" and _openxla(call)):
                 how = _compile_options(call) if name == "torch.compile" else ""
                 for f in self._lookup(call.args[0]) or self._forward_of_instance(call.args[0], call):
-                    steps.append(Step(f.node, f"passed to {name}{how}", f.node))
+                    if id(f.node) not in self.never_runs:
+                        steps.append(Step(f.node, f"passed to {name}{how}", f.node))
         # a step function that holds a training loop of its own (a whole pass over a loader, each iteration
         # cut by a sync: `torch_xla.compile(train_loop_fn)` over `for i, data in enumerate(loader)`) runs the
         # statements before and after that loop once per call (per epoch or data shard), not per step
@@ -956,7 +969,8 @@ class _Builder:
                         sites.setdefault(id(f.node), []).append((s, id(call) in every_n, id(call) in self.setup_calls,
                                                                  once))
                         lazy_sites.setdefault(id(f.node), []).append((s, id(call) in self.lazy_calls))
-                    if id(f.node) not in seen and f.node is not s.node and id(f.node) not in self.cuda_only:
+                    if id(f.node) not in seen and f.node is not s.node and id(f.node) not in self.cuda_only \
+                            and id(f.node) not in self.never_runs:
                         seen.add(id(f.node))
                         new = Step(f.node, called_from_step(s.why), f.node)
                         steps.append(new)
@@ -965,7 +979,7 @@ class _Builder:
             # modules this module holds (in ``nn.Sequential``/``nn.ModuleList`` too), the hooks registered
             # on its layers
             for f, how in self._runs_inside(s.node, s.owner if s.loop is not None else None):
-                if id(f.node) not in seen and f.node is not s.node:
+                if id(f.node) not in seen and f.node is not s.node and id(f.node) not in self.never_runs:
                     seen.add(id(f.node))
                     new = Step(f.node, called_from_step(s.why, how), f.node)
                     steps.append(new)
@@ -1598,7 +1612,7 @@ class _Builder:
             todo = [(f, why)]
             while todo:
                 g, g_why = todo.pop(0)
-                if id(g.node) in walked:
+                if id(g.node) in walked or id(g.node) in self.never_runs:
                     continue
                 walked.add(id(g.node))
                 step = Step(g.node, g_why, g.node)
@@ -3827,6 +3841,35 @@ def tokens_read_on_host_only(index: ScopeTree, call: ast.Call) -> bool:
             continue
         return False
     return True
+
+
+_HOST_READ_METHODS = frozenset({"item", "tolist", "numpy", "cpu", "to", "__bool__", "__int__", "__float__"})
+_HOST_READ_BUILTINS = frozenset({"int", "float", "bool", "print", "len", "list", "tuple", "str", "repr"})
+
+
+def overwritten_unread(tree: ast.Module, stmt: ast.stmt) -> bool:
+    """``t = <expr>`` whose next statement in the same block binds ``t`` again without reading it (StyleTTS2's
+    ``t = torch.arange(0, l).expand(l)`` right before ``t = torch.arange(0, l)...to(device)``): nothing reads
+    the value. A lazy tensor nothing reads is dropped before any sync, so no graph is built for it. Not when
+    ``<expr>`` reads a value on the host (``.item()``, ``int(...)``, ``.cpu()``): that read runs the graph."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return False
+    if any(isinstance(n, ast.Call) and (isinstance(n.func, ast.Attribute) and n.func.attr in _HOST_READ_METHODS
+                                        or isinstance(n.func, ast.Name) and n.func.id in _HOST_READ_BUILTINS)
+           for n in walk(stmt.value)):
+        return False
+    name = stmt.targets[0].id
+    for node in walk(tree):
+        for field_name in ("body", "orelse", "finalbody"):
+            block = getattr(node, field_name, None)
+            if not isinstance(block, list) or stmt not in block:
+                continue
+            i = next(k for k, s in enumerate(block) if s is stmt)
+            nxt = block[i + 1] if i + 1 < len(block) else None
+            return (isinstance(nxt, ast.Assign) and len(nxt.targets) == 1 and isinstance(nxt.targets[0], ast.Name)
+                    and nxt.targets[0].id == name
+                    and not any(isinstance(n, ast.Name) and n.id == name for n in walk(nxt.value)))
+    return False
 
 
 def build_torch_facts(tree: ast.Module, facts: ModuleFacts, declared: bool = False) -> TorchFacts:

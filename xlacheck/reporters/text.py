@@ -139,7 +139,7 @@ def summary(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix],
 
 
 _REASON_WORDS = {SetAsideReason.UNREACHED_MODULE: "unreached module", SetAsideReason.ONCE_PER_RUN: "once per run",
-                 SetAsideReason.NO_COMPILED_ENTRY: "no compiled entry"}
+                 SetAsideReason.NO_COMPILED_ENTRY: "no compiled entry", SetAsideReason.UNUSED_CLASS: "unused class"}
 
 
 def set_aside_line(result: RunResult, tail: str) -> str | None:
