@@ -109,3 +109,20 @@ def test_a_length_or_shape_of_the_argument_as_a_bound_says_nothing(line: str) ->
 ])
 def test_a_batch_padded_on_the_cpu_is_not_claimed(size: str, tail: str) -> None:
     assert [f for f in _found(PREFILL.format(size=size, tail=tail)) if f[1] == "XLA450"] == []
+
+
+def test_a_module_level_batch_builder_is_one_finding_of_xla453() -> None:
+    """review20: a module-level function of a declared project that pads its prompts to the longest one was
+    reported twice, by XLA453 (the max() line, a batch builder) and by XLA450's new form (the factory it sizes).
+    XLA453 owns a batch builder; XLA450 keeps the step methods XLA453 does not read (PREFILL above)."""
+    src = """
+        import torch
+
+
+        @torch.no_grad()
+        def prefill(model, prompts, device):
+            seq_len = max(len(p) for p in prompts)
+            ids = torch.zeros(len(prompts), seq_len, dtype=torch.long)
+            return model(ids.to(device)).argmax(-1)
+        """
+    assert _found(src) == [(7, "XLA453")]

@@ -21,6 +21,7 @@ from xlacheck.analysis.torch_model import (
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
+from xlacheck.rules.torch_collate_pads_to_longest import batch_builders_padding_to_longest
 
 # Factories and view ops whose int arguments become shapes (baked into the graph).
 _SIZE_OPS = frozenset({"torch.zeros", "torch.ones", "torch.full", "torch.empty", "torch.arange", "torch.rand",
@@ -442,13 +443,16 @@ class TorchStepVaryingPythonInt(ModuleRule):
                             '`index_copy_`)'),
                 )),
         # a generation server's prefill padded to the longest prompt of the call, then moved to the device
-        # (huggingface/optimum-tpu#98: "prefill should be done with max input size")
-        Example("import torch\n@torch.no_grad()\ndef prefill(model, prompts, device):\n"
-                "    seq_len = max(len(p) for p in prompts)\n"
-                "    ids = torch.zeros(len(prompts), seq_len, dtype=torch.long)\n"
-                "    return model(ids.to(device)).argmax(-1)\n", torch_xla=True,
+        # (huggingface/optimum-tpu#98: "prefill should be done with max input size"); a module-level function
+        # that pads is a batch builder, XLA453's finding
+        Example("import torch\nclass Server:\n    def __init__(self, model, device):\n"
+                "        self.model, self.device = model, device\n"
+                "    @torch.no_grad()\n    def prefill(self, prompts):\n"
+                "        seq_len = max(len(p) for p in prompts)\n"
+                "        ids = torch.zeros(len(prompts), seq_len, dtype=torch.long)\n"
+                "        return self.model(ids.to(self.device)).argmax(-1)\n", torch_xla=True,
                 expected=(
-                    (5, 11, '`seq_len`, the length of the longest item of `prompts` (a list handed in at each call), '
+                    (8, 15, '`seq_len`, the length of the longest item of `prompts` (a list handed in at each call), '
                             'sets a size of `torch.zeros`: the batch is padded to its longest sequence, and torch_xla '
                             'compiles a new graph for each length; pad to a fixed length (or a few buckets)'),
                 )),
@@ -471,6 +475,7 @@ class TorchStepVaryingPythonInt(ModuleRule):
             return
         flags = torch.flags
         functions: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] | None = None
+        builders: set[int] | None = None  # XLA453's batch builders: it reports their padded sizes
         for node in torch.nodes:
             if id(torch.stmt_of.get(id(node))) in torch.cached:
                 continue  # a lazily built or grown cache: once per object or per size, not a new value per step
@@ -525,6 +530,8 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 sizes = list(args) + [kw.value for kw in node.keywords if kw.arg in _SIZE_KEYWORDS]
                 hit = next((h for a in sizes if (h := _varies(a, flags)) is not None), None)
                 if hit is None and (functions := functions or _functions_of(ctx.tree)) and id(node) in functions \
+                        and id(functions[id(node)]) not in (builders := builders if builders is not None else {
+                            id(f) for f, _ in batch_builders_padding_to_longest(ctx)}) \
                         and _reaches_device(node, torch.stmt_of.get(id(node)), functions[id(node)]) \
                         and (longest := next((pl for a in sizes if (pl := _padded_to_longest(
                             a, functions[id(node)])) is not None), None)) is not None:
