@@ -3909,21 +3909,18 @@ def _device_work(n: ast.AST, torch: TorchFacts) -> bool:
     return not (isinstance(f, ast.Attribute) and torch.of(f.value) & (CPU | NUMPY))
 
 
-def ends_device_work(node: ast.AST, torch: TorchFacts, resolve: Callable[[ast.expr], str | None]) -> bool:
-    """A host read (``node``) of an inference function's results after which it runs nothing more on the
-    device: the step is a function itself decorated ``@torch.no_grad()``/``@torch.inference_mode()`` (no
-    training step: its results are its output; not a loop body nor a callee of step code, whose caller may go
-    on computing), the read sits in a top-level statement of it, every device op of that statement is computed
-    before the read (its input), and the statements after it touch only host values (``audios, lengths =
-    audios.cpu(), lengths.cpu()`` then ``return [a[:n].numpy() ...]``). The read runs the pending graph where
-    the function's graph ends anyway: one program, not a graph cut in two."""
+def ends_device_work(node: ast.AST, torch: TorchFacts) -> bool:
+    """A host read (``node``) after which its step runs nothing more on the device: the step is a function
+    itself (declared ``@torch.no_grad()``/``@torch.inference_mode()``, not a loop body nor a callee of step
+    code, whose caller may go on computing), the read sits in a top-level statement of it, every device op of
+    that statement is computed before the read (its input), and the statements after it touch only host
+    values (``audios, lengths = audios.cpu(), lengths.cpu()`` then ``return [a[:n].numpy() ...]``). The read
+    runs the pending graph where the step's graph ends anyway: one program, not a graph cut in two."""
     step = torch.in_step(node)
     stmt = torch.stmt_of.get(id(node))
     if step is None or stmt is None or step.loop is not None or step.periodic or step.setup \
             or not isinstance(step.node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-            or _CALLED_FROM_STEP.match(step.why) or not any(s is stmt for s in step.node.body) \
-            or not any(canonical(resolve(d.func if isinstance(d, ast.Call) else d)) in _NO_GRAD
-                       for d in step.node.decorator_list):
+            or _CALLED_FROM_STEP.match(step.why) or not any(s is stmt for s in step.node.body):
         return False
     before = {id(n) for n in walk(node)}
     if any(_device_work(n, torch) and id(n) not in before for n in walk(stmt) if n is not node):

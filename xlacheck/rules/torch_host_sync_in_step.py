@@ -949,8 +949,7 @@ class TorchHostSyncInStep(ModuleRule):
         once = once_per_run(ctx.tree, ctx.facts.aliases.resolve, torch)
         found = sorted(((node, what, stmt) for node, what, stmt in found
                         if stmt is None or id(stmt) not in torch.periodic and id(stmt) not in torch.setup
-                        and not _error_message(node, stmt)
-                        and not ends_device_work(node, torch, ctx.facts.aliases.resolve)),
+                        and not _error_message(node, stmt) and not ends_device_work(node, torch)),
                        key=lambda f: (getattr(f[0], "lineno", 0), getattr(f[0], "col_offset", 0)))
         by_stmt: dict[int, list[ast.AST]] = {}
         for node, _, stmt in found:
