@@ -3885,50 +3885,6 @@ def overwritten_unread(tree: ast.Module, stmt: ast.stmt) -> bool:
     return False
 
 
-# Calls that run nothing on the device whatever they are handed (Python builtins on host values).
-_HOST_BUILTINS = frozenset({"len", "list", "tuple", "dict", "zip", "range", "enumerate", "int", "float", "str", "bool",
-                            "min", "max", "sorted", "isinstance", "print"})
-_DEVICE_WORK = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Subscript)
-
-
-def _device_work(n: ast.AST, torch: TorchFacts) -> bool:
-    """``n`` may run torch ops on the device: a torch value computed off the CPU, or a call that is not
-    a host builtin nor a method of a CPU or NumPy value (an unknown callee may run anything)."""
-    if not isinstance(n, _DEVICE_WORK):
-        return isinstance(n, (ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom))
-    flags = torch.of(n)
-    if flags & (TENSOR | STRUCT) and not flags & CPU:
-        return True
-    if not isinstance(n, ast.Call):
-        return False
-    if flags & (CPU | NUMPY):
-        return False  # t.cpu(), t.numpy(): the copy and what NumPy computes from it live on the host
-    f = n.func
-    if isinstance(f, ast.Name):
-        return f.id not in _HOST_BUILTINS
-    return not (isinstance(f, ast.Attribute) and torch.of(f.value) & (CPU | NUMPY))
-
-
-def ends_device_work(node: ast.AST, torch: TorchFacts) -> bool:
-    """A host read (``node``) after which its step runs nothing more on the device: the step is a function
-    itself (declared ``@torch.no_grad()``/``@torch.inference_mode()``, not a loop body nor a callee of step
-    code, whose caller may go on computing), the read sits in a top-level statement of it, every device op of
-    that statement is computed before the read (its input), and the statements after it touch only host
-    values (``audios, lengths = audios.cpu(), lengths.cpu()`` then ``return [a[:n].numpy() ...]``). The read
-    runs the pending graph where the step's graph ends anyway: one program, not a graph cut in two."""
-    step = torch.in_step(node)
-    stmt = torch.stmt_of.get(id(node))
-    if step is None or stmt is None or step.loop is not None or step.periodic or step.setup \
-            or not isinstance(step.node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-            or _CALLED_FROM_STEP.match(step.why) or not any(s is stmt for s in step.node.body):
-        return False
-    before = {id(n) for n in walk(node)}
-    if any(_device_work(n, torch) and id(n) not in before for n in walk(stmt) if n is not node):
-        return False
-    after = step.node.body[next(i for i, s in enumerate(step.node.body) if s is stmt) + 1:]
-    return not any(_device_work(n, torch) for s in after for n in walk(s))
-
-
 def build_torch_facts(tree: ast.Module, facts: ModuleFacts, declared: bool = False) -> TorchFacts:
     """The torch adapter's facts for one file (empty unless the file uses torch; no steps in a module
     that nothing in the project runs, ``facts.unreached``)."""

@@ -17,7 +17,6 @@ from xlacheck.analysis.torch_model import (
     Step,
     TorchFacts,
     built_from,
-    ends_device_work,
     host_table,
     once_per_run,
     op_table,
@@ -705,11 +704,6 @@ class TorchHostSyncInStep(ModuleRule):
                 "def train(model, loader, opt, scheduler, noise_scheduler):\n    for x, y in loader:\n"
                 "        loss = F.mse_loss(model(x), y)\n        loss.backward()\n        opt.step()\n"
                 "        scheduler.step()\n        x = noise_scheduler.step(loss, 3, x)\n        torch_xla.sync()\n"),
-        # the last reads of a declared no_grad function's results, nothing on the device after them (fish-speech's
-        # batch decode): the graph runs there anyway, one program, not cut in two
-        Example("import torch\n@torch.no_grad()\ndef decode(model, features):\n    audio = model(features)\n"
-                "    audio, n = audio.cpu(), audio.shape[0]\n    return [a.numpy() for a in audio[:n]]\n",
-                torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -943,13 +937,11 @@ class TorchHostSyncInStep(ModuleRule):
         # every step
         # (nor on an error path: the message of a `raise` or of an `assert` is built only when it fails)
         # (nor in a block that ends the run: a check that fired, printing its values before exit(1))
-        # (nor where the step's device work ends: a function step's last reads of its results, analysis.torch_model
-        # .ends_device_work; the graph runs there anyway, one program, not cut)
         # (those are set aside, shown with --show-set-aside: SetAsideReason.ONCE_PER_RUN)
         once = once_per_run(ctx.tree, ctx.facts.aliases.resolve, torch)
         found = sorted(((node, what, stmt) for node, what, stmt in found
                         if stmt is None or id(stmt) not in torch.periodic and id(stmt) not in torch.setup
-                        and not _error_message(node, stmt) and not ends_device_work(node, torch)),
+                        and not _error_message(node, stmt)),
                        key=lambda f: (getattr(f[0], "lineno", 0), getattr(f[0], "col_offset", 0)))
         by_stmt: dict[int, list[ast.AST]] = {}
         for node, _, stmt in found:
