@@ -80,11 +80,6 @@ CPU = 32768
 # tensors (``(x * 0).sum().long() + 4``). With LONG it is an integer scalar: used as an index (``v[i]``)
 # torch reads its value back as a Python int (torch_xla_host.json sizes: ``Tensor.__getitem__(index)``).
 ZERO_D = 65536
-# A NumPy array (or NumPy scalar), proven not a torch tensor: what ``t.numpy()`` and a ``numpy`` function
-# return, and what arithmetic, comparison, indexing and array methods compute from such values alone. A
-# comparison of one is a NumPy bool array, not a torch mask: indexing a tensor with it runs no device
-# ``nonzero`` (torch turns the host array into a CPU index). ``.tolist()``/``.item()`` of one are Python values.
-NUMPY = 131072
 
 STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes are tensors
 # binary operators that no tuple, list, dict or ModelOutput supports: an operand of one is a tensor
@@ -2762,8 +2757,6 @@ class _Walker:
                 return STEP_ARG
             if e.attr in ("shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout"):
                 return 0
-            if v & NUMPY and not v & (TENSOR | STRUCT) and e.attr in ("T", "real", "imag", "flat"):
-                return NUMPY  # proba.T of a NumPy array
             if v & TENSOR and e.attr in ("T", "mT", "H", "data", "grad", "real", "imag", "values", "indices"):
                 return TENSOR | (v & (BOOL | LONG)) if e.attr not in ("indices",) else TENSOR | LONG
             if v & STRUCT and e.attr not in ("keys", "items", "values", "get", "to"):
@@ -2788,8 +2781,6 @@ class _Walker:
                 return TENSOR if not (isinstance(e.slice, ast.Slice)) else v
             if v & TENSOR_DICT and not isinstance(e.slice, ast.Slice):
                 return TENSOR  # stats["loss"] of stats = {"loss": loss, "acc": acc}: each value is a tensor
-            if v & NUMPY and not index & (TENSOR | STRUCT):
-                return NUMPY  # feats[:, 0] of a NumPy array
             return 0
         if isinstance(e, ast.BinOp):
             lf, rf = self.expr(e.left), self.expr(e.right)
@@ -2802,8 +2793,6 @@ class _Walker:
                 if isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and (lf & BOOL or rf & BOOL):
                     bits |= BOOL
                 return bits
-            if (lf | rf) & NUMPY and not (lf | rf) & (STRUCT | MODULE | LOADER):
-                return NUMPY  # X @ w.T + b of NumPy arrays (and Python numbers, whatever else is unproven)
             if isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and (lf | rf) & MAYBE_MASK:
                 return MAYBE_MASK
             if (lf | rf) & STEP_INT and not (lf | rf) & (TENSOR | OUT):
@@ -2817,17 +2806,13 @@ class _Walker:
             v = self.expr(e.operand)
             if isinstance(e.op, ast.Not):
                 return 0
-            return v & (TENSOR | BOOL | STEP_INT | STEP_ARG | HOST | NUMPY
-                        | (MAYBE_MASK if isinstance(e.op, ast.Invert) else 0))
+            return v & (TENSOR | BOOL | STEP_INT | STEP_ARG | HOST | (MAYBE_MASK if isinstance(e.op, ast.Invert) else 0))
         if isinstance(e, ast.Compare):
             fs = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
             if any(f & TENSOR for f in fs) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in e.ops):
                 return TENSOR | BOOL
             if any(f & STRUCT for f in fs) and all(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in e.ops):
                 return TENSOR | BOOL  # a ModelOutput, tuple or dict cannot be ordered against a number: a tensor
-            if any(f & NUMPY for f in fs) and not any(f & STRUCT for f in fs) \
-                    and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in e.ops):
-                return NUMPY  # p_pred > threshold with p_pred a NumPy array: a NumPy bool array, not a torch mask
             if len(e.ops) == 1 and not isinstance(e.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)) and not all(
                     isinstance(x, ast.Constant) for x in [e.left, *e.comparators]):
                 return MAYBE_MASK
@@ -3107,10 +3092,6 @@ class _Walker:
                 return STEP_INT
             if m == "cpu" and recv & (TENSOR | STRUCT) and not c.args and not c.keywords:
                 return recv | CPU  # t.cpu(): as t.to("cpu"), the copy on the host; reading it runs no graph
-            if m == "numpy" and not c.args and not c.keywords and not recv & (MODULE | LOADER | OPTIMIZER):
-                return NUMPY  # t.numpy(): a NumPy array on the host (of a torch, TF or JAX value alike)
-            if recv & NUMPY and not recv & (TENSOR | STRUCT):
-                return 0 if m in ("tolist", "item") else NUMPY  # feats.astype(np.float16), p.sum(): still NumPy
             if m in ("tolist", "numpy", "cpu") or m in NON_TENSOR_METHODS:
                 return 0
             if recv & TENSOR or (recv & STRUCT and (m in tensor_methods() or m in _CASTS)) or m in proving_methods():
@@ -3204,9 +3185,6 @@ class _Walker:
             return LOADER | CPU if name == "torch.utils.data.DataLoader" and self._plain_loader(c) else LOADER
         if name in _RANDOM_INT_CALLS:
             return STEP_INT
-        if name.startswith(("np.", "numpy.")) and name.split(".")[1] not in ("random", "testing") \
-                and name.rsplit(".", 1)[-1][:1].islower():  # (imports.py spells ``numpy`` as ``np``)
-            return NUMPY  # np.where(...), np.exp(x), np.load(path): NumPy arrays, never torch tensors
         if name.startswith("torch.optim.") and name.rsplit(".", 1)[-1][:1].isupper():
             return OPTIMIZER
         if name in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
@@ -3241,7 +3219,7 @@ class _Walker:
         return 0
 
 
-_RETURNED = TENSOR | BOOL | LONG | GRAD | CPU | OUT | TENSOR_DICT | STEP_INT | ZERO_D | NUMPY  # what a return carries
+_RETURNED = TENSOR | BOOL | LONG | GRAD | CPU | OUT | TENSOR_DICT | STEP_INT | ZERO_D  # what a return carries back
 
 
 def _agree(flags: list[int]) -> int:
@@ -3249,7 +3227,7 @@ def _agree(flags: list[int]) -> int:
     out = _RETURNED
     for f in flags:
         out &= f
-    return out if out & (TENSOR | OUT | TENSOR_DICT | STEP_INT | NUMPY) else 0
+    return out if out & (TENSOR | OUT | TENSOR_DICT | STEP_INT) else 0
 
 
 def _per_step_numbers(items: list[int]) -> int:

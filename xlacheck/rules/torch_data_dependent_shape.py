@@ -164,13 +164,6 @@ class TorchDataDependentShape(ModuleRule):
         # the last real token found by counting the model input's mask (pytorch/xla#5031): a fixed shape
         Example("import torch\n@torch.no_grad()\ndef score(model, ids, mask):\n    logits = model(ids, mask)\n"
                 "    return torch.count_nonzero(mask, dim=1) - 1\n", torch_xla=True),
-        # a mask that is a NumPy array (features read with `.numpy()`, scored by a NumPy head): a comparison of
-        # NumPy values is a NumPy bool array, not a torch mask; no device nonzero (generative-models' NSFW filter)
-        Example("import numpy as np\nimport torch\ndef head(x, w, b):\n    return np.exp(x @ w.T + b).T\n"
-                "@torch.inference_mode()\ndef filter_images(clip, images: torch.Tensor, w, b):\n"
-                "    feats = clip.encode_image(images).cpu().numpy().astype(np.float16)\n"
-                "    query = head(feats, w, b) > 0.5\n    if query.sum() > 0:\n"
-                "        images[query] = images[query] * 0\n    return images\n", torch_xla=True),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"
