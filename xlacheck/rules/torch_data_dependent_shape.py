@@ -215,6 +215,22 @@ class TorchDataDependentShape(ModuleRule):
                             'recompiles when the size changes; use the mask itself and compute with it (`x * mask`, '
                             '`torch.where(mask, x, 0)`, `masked_fill`)'),
                 )),
+        # a mask that is a NumPy array (features read with `.numpy()`, scored by a NumPy head): torch copies it to
+        # the XLA device and runs aten::nonzero there (measured, torch_xla 2.9 CPU: 8 aten::nonzero fallbacks in 4
+        # steps of `imgs[q] = imgs[q] * 0.5`, q = rng.random(8) > 0.5; none with a CPU tensor mask)
+        Example("import numpy as np\nimport torch\ndef head(x, w, b):\n    return np.exp(x @ w.T + b).T\n"
+                "@torch.inference_mode()\ndef filter_images(clip, images: torch.Tensor, w, b):\n"
+                "    feats = clip.encode_image(images).cpu().numpy().astype(np.float16)\n"
+                "    query = head(feats, w, b) > 0.5\n    if query.sum() > 0:\n"
+                "        images[query] = images[query] * 0\n    return images\n", torch_xla=True,
+                expected=(
+                    (10, 9, '`x[mask] = v` with a boolean tensor mask has a data-dependent shape: torch_xla runs it '
+                            'on the CPU (aten::nonzero) and recompiles when the count changes; use `x = '
+                            'x.masked_fill(mask, value)` or `torch.where(mask, value, x)`'),
+                    (10, 25, '`x[mask]` with a boolean tensor mask has a data-dependent shape: torch_xla runs it on '
+                             'the CPU (aten::nonzero) and recompiles when the count changes; use `masked_fill(~mask, '
+                             '0)`, `torch.where(mask, x, 0)`, or a loss with `ignore_index`'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
