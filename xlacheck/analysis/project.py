@@ -549,22 +549,7 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
     import or name does not count: a module only they use runs only under them. With ``cache`` the
     answer is kept under a key of what the scan reads (:func:`_scan_key`): a warm run stats the
     project's files instead of reading and matching every one (and does not import the engine)."""
-    scope = _run_scope(paths, root, only, _mentions_torch)
-    if scope is None:
-        return {}
-    root, candidates = scope
-    found = _reach_files(root)
-    if found is None:
-        return {}
-    key = _scan_key(cache, root, found, candidates) if cache is not None else None
-    if cache is not None and key is not None:
-        stored = cache.load_json(key)
-        if isinstance(stored, dict) and all(isinstance(v, str) for v in stored.values()):
-            return stored
-    out = _unreached(root, found, candidates)
-    if cache is not None and key is not None:
-        cache.store_json(key, out)
-    return out
+    return _cached_torch_scan(paths, root, only, cache, "unreached-modules", _unreached, str)
 
 
 def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[str, str]:
@@ -687,6 +672,16 @@ def unused_classes(paths: Sequence[str], root: str | None = None, only: Sequence
     (registries), classes of a file that looks names up at run time (``globals()``, ``vars()``,
     ``sys.modules``, ``inspect.getmembers``), and every class of a project that finds classes through their
     bases (``__subclasses__``, ``__init_subclass__``). Cached as :func:`unreached_modules` is."""
+    return _cached_torch_scan(paths, root, only, cache, "unused-classes", _unused, dict)
+
+
+def _cached_torch_scan(paths: Sequence[str], root: str | None, only: Sequence[str] | None,
+                       cache: ResultCache | None, fact: str,
+                       compute: Callable[[str, Sequence[str], Sequence[str]], Any], value_type: type) -> Any:
+    """A project fact over the run's torch files (:func:`unreached_modules`, :func:`unused_classes`): the run's
+    scope and the project's files, then ``compute(root, found, candidates)``, kept in ``cache`` under a key of
+    what the scan reads (:func:`_scan_key`, per ``fact``); a stored answer whose values are not all
+    ``value_type`` is computed again."""
     scope = _run_scope(paths, root, only, _mentions_torch)
     if scope is None:
         return {}
@@ -694,12 +689,12 @@ def unused_classes(paths: Sequence[str], root: str | None = None, only: Sequence
     found = _reach_files(root)
     if found is None:
         return {}
-    key = _scan_key(cache, root, found, candidates, "unused-classes") if cache is not None else None
+    key = _scan_key(cache, root, found, candidates, fact) if cache is not None else None
     if cache is not None and key is not None:
         stored = cache.load_json(key)
-        if isinstance(stored, dict) and all(isinstance(v, dict) for v in stored.values()):
+        if isinstance(stored, dict) and all(isinstance(v, value_type) for v in stored.values()):
             return stored
-    out = _unused(root, found, candidates)
+    out = compute(root, found, candidates)
     if cache is not None and key is not None:
         cache.store_json(key, out)
     return out
