@@ -9,8 +9,10 @@ corpus present under ``DIR/N/KIND/owner+name`` (as tools/export_corpora.py expor
 is named in one line and skipped) with this checkout's xlacheck, and matches each finding to a
 judgment of the same batch: same corpus, path (relative to the corpus), code and stripped source line;
 of several, the one on the finding's line, else the nearest; with no such text, the same corpus, path,
-code and line (the line's text changed). TensorFlow/JAX corpora are linted by the CLI
-(``python -m xlacheck --no-cache --output-format json [--preview] DIR``, this checkout's package);
+code and line (the line's text changed). Each judgment is of one finding: once taken, it matches no other
+(a second finding of a judged text is unjudged). TensorFlow/JAX corpora are linted by the CLI
+(``python -m xlacheck --no-cache --no-respect-gitignore --output-format json [--preview] DIR``, this
+checkout's package; files in folders the CLI excludes by default, ``build/`` say, are listed not linted);
 PyTorch corpora as benchmarks/torch_real_code.py lints them with ``--torch-xla`` (its ``lint_paths``:
 every ``**/*.py``, then the project pass). ``--preview`` also runs the rules behind ``--preview``.
 
@@ -42,6 +44,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from export_corpora import MANIFESTS, Corpus, batch_files, batches, load_manifest  # noqa: E402
 from torch_real_code import lint_paths  # noqa: E402
+
+from xlacheck.config import DEFAULT_EXCLUDE  # noqa: E402
 
 VERDICTS = ("true", "true°", "true*", "false")
 KIND_NAMES = {"tf": "TensorFlow / JAX", "torch": "PyTorch"}
@@ -130,8 +134,9 @@ def _line_text(source_lines: list[str], line: int) -> str:
 def lint_tf(corpus: Corpus, directory: Path, preview: bool) -> tuple[list[Finding], list[str]]:
     """The CLI's findings on one TensorFlow/JAX corpus (this checkout's xlacheck, run from ROOT), and the
     files it could not lint (``path: message``)."""
-    cmd = [sys.executable, "-m", "xlacheck", "--no-cache", "--exit-zero", "--output-format", "json",
-           *(["--preview"] if preview else []), str(directory)]
+    # every file of the export is tracked in the corpus's repository: a .gitignore there says nothing about it
+    cmd = [sys.executable, "-m", "xlacheck", "--no-cache", "--exit-zero", "--no-respect-gitignore", "--output-format",
+           "json", *(["--preview"] if preview else []), str(directory)]
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env, check=False)
     if done.returncode not in (0, 1):
@@ -148,6 +153,13 @@ def lint_tf(corpus: Corpus, directory: Path, preview: bool) -> tuple[list[Findin
                            d["message"], _line_text(sources[rel], d["line"])))
     errors = [f"{Path(e['path']).resolve().relative_to(directory.resolve()).as_posix()}: {e['message']}"
               for e in report["errors"]]
+    # the CLI skips folders it excludes by default (build/, dist/, venv/ ...), which the manifest's lines and
+    # the PyTorch pass (every **/*.py) count: name them rather than drop them silently
+    for path in sorted(directory.rglob("*.py")):
+        rel = path.relative_to(directory)
+        skipped = next((part for part in rel.parts[:-1] if part in DEFAULT_EXCLUDE), None)
+        if skipped is not None:
+            errors.append(f"{rel.as_posix()}: in a {skipped}/ folder, which the CLI excludes by default")
     return out, errors
 
 
@@ -178,12 +190,15 @@ def match(findings: list[Finding], judgments: list[Judgment]) -> tuple[list[Judg
     out: list[Judgment | None] = []
     used: set[int] = set()
     for f in findings:
-        # two findings of one code on one line (two columns) take two judgments when there are two
-        candidates = by_text.get((f.corpus, f.path, f.code, f.text)) or by_line.get((f.corpus, f.path, f.code, f.line))
+        # a judgment is of one finding: two findings of one code on one line (two columns) take two judgments,
+        # and a finding whose text repeats a judged line elsewhere in the file (a new finding, or a second
+        # one) is unjudged once the judgments of that text are taken
+        candidates = [j for j in by_text.get((f.corpus, f.path, f.code, f.text), []) if id(j) not in used] or [
+            j for j in by_line.get((f.corpus, f.path, f.code, f.line), []) if id(j) not in used]
         if not candidates:
             out.append(None)
             continue
-        best = min(candidates, key=lambda j: (id(j) in used, abs(j.line - f.line)))
+        best = min(candidates, key=lambda j: abs(j.line - f.line))
         used.add(id(best))
         out.append(best)
     return out, [j for j in judgments if id(j) not in used]

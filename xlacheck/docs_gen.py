@@ -107,8 +107,9 @@ def rule_markdown(doc: RuleDoc) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-_PREVIEW_NOTE = ("**Off by default**: reported only with `--preview` (fewer than 90% of its findings were true on"
-                 " real code we judged; docs/known-results.md).")
+_PREVIEW_NOTE = ("**Off by default**: reported only with `--preview`: below 90% true findings on real code we"
+                 " judged, or a hazard that depends on inputs, callers or versions the code does not show (this page"
+                 " and docs/known-results.md say which).")
 
 
 def index_markdown(docs: Sequence[RuleDoc]) -> str:
@@ -120,7 +121,8 @@ def index_markdown(docs: Sequence[RuleDoc]) -> str:
         "XLA3 host syncs and ops without XLA kernels, XLA4 recompile hazards, XLA5 TPU set-up.",
         "",
         "Each page's *Fix safety* section says what `--fix` does for that rule. *Default* is `on`, or",
-        "`preview` for a rule reported only with `--preview` (below 90% true findings on judged real code).",
+        "`preview` for a rule reported only with `--preview` (below 90% true findings on judged real code, or a",
+        "hazard that depends on what the code does not show).",
         "",
         "| Code | Name | Default | Fix | What it does |",
         "| --- | --- | --- | --- | --- |",

@@ -168,9 +168,17 @@ def test_match_takes_one_judgment_per_finding_on_a_line() -> None:
     second = scorer.Judgment(1, "a/b", "m.py", 10, "XLA250", "x[m] = y[m]", "false", "r")
     verdicts, stale = scorer.match([finding, other], [first, second])
     assert [j.verdict for j in verdicts] == ["true", "false"] and stale == []
-    # one judgment, two findings: both take it; moved text still matches the nearest judgment
+    # one judgment, two findings: the judgment is of one of them, the other is unjudged (review20: it was
+    # counted judged, so a new finding on a line whose text repeats a judged one was never listed)
     verdicts, stale = scorer.match([finding, other], [second])
-    assert [j.verdict for j in verdicts] == ["false", "false"] and stale == []
+    assert verdicts == [second, None] and stale == []
+    elsewhere = scorer.Finding(1, "a/b", "torch", "m.py", 80, 5, "XLA250", "msg", "x[m] = y[m]")
+    verdicts, stale = scorer.match([finding, elsewhere], [first])
+    assert verdicts == [first, None] and stale == []
+    # a finding whose text changed falls back to an unused judgment of its line
+    changed = scorer.Finding(1, "a/b", "torch", "m.py", 10, 5, "XLA250", "msg", "x[mask] = y[mask]")
+    verdicts, stale = scorer.match([finding, changed], [first, second])
+    assert verdicts == [first, second] and stale == []
     moved = scorer.Finding(1, "a/b", "torch", "m.py", 30, 5, "XLA250", "msg", "x[m] = y[m]")
     near = scorer.Judgment(1, "a/b", "m.py", 28, "XLA250", "x[m] = y[m]", "true°", "r")
     verdicts, stale = scorer.match([moved], [second, near])
@@ -199,6 +207,24 @@ def test_committed_manifests_and_judgments_are_well_formed() -> None:
                 assert isinstance(raw["preview"], bool) and raw["line"] > 0 and raw["text"], raw
         judged = scorer.load_judgments(batch)
         assert all(j.corpus in corpora for j in judged), sorted({j.corpus for j in judged} - set(corpora))
+
+
+def test_tf_corpus_files_are_not_dropped_by_gitignore_or_default_excludes(tmp_path: Path) -> None:
+    """review20: the CLI respected a .gitignore inside an exported corpus (every exported file is tracked there)
+    and skipped build/, dist/ ... folders silently, while the manifest's lines count them."""
+    scorer = _load("judged_real_code", ROOT / "benchmarks" / "judged_real_code.py")
+    root, manifests = tmp_path / "corpora", tmp_path / "real_code"
+    corpus = root / "5" / "tf" / "a+b"
+    (corpus / "build").mkdir(parents=True)
+    (corpus / "m.py").write_text(TF_FILE)
+    (corpus / "build" / "gen.py").write_text(TF_FILE)
+    (corpus / ".gitignore").write_text("m.py\n")
+    manifests.mkdir()
+    (manifests / "manifest-5.json").write_text(json.dumps(
+        [{"corpus": "a/b", "commit": "0" * 40, "kind": "tf", "subdirs": [], "lines": 32, "note": ""}]))
+    report = scorer.score(root, [5], False, directory=manifests)
+    assert report["corpora"][0]["findings"] == 2 and report["corpora"][0]["unjudged"] == 2
+    assert report["errors"] == ["not linted: 5 a/b build/gen.py: in a build/ folder, which the CLI excludes by default"]
 
 
 def test_export_leaves_out_blobs_the_snapshot_lacks_and_says_so(tmp_path: Path) -> None:

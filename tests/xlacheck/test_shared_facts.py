@@ -175,3 +175,17 @@ def test_target_python_decides_slice_static_arguments() -> None:
 
     assert codes((3, 11)) == ["XLA410"]
     assert codes((3, 12)) == []
+
+
+def test_no_private_copy_of_the_shared_ast_walkers() -> None:
+    """review20: two rules written this session (XLA325, XLA206's JAX carries) each defined their own
+    ``_own_nodes``, a copy of analysis.scopes.own_nodes; mend20 had just removed copies of ``is_none`` and
+    ``chain_root``. One home each: no module of the package defines another under a private name."""
+    import re
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[2] / "xlacheck"
+    copies = re.compile(r"^\s*def _(own_nodes|is_none|root_name|chain_root|max_of_lengths|longest_length_of)\(", re.M)
+    found = [f"{p.relative_to(package)}: {m.group(0).strip()}" for p in sorted(package.rglob("*.py"))
+             for m in copies.finditer(p.read_text())]
+    assert found == []

@@ -86,3 +86,43 @@ class Server:
 ])
 def test_size_padded_to_the_longest_item_of_a_list_argument(size: str, tail: str, found: list) -> None:
     assert [f for f in _found(PREFILL.format(size=size, tail=tail)) if f[1] == "XLA450"] == found
+
+
+# review20: an argument whose length or shape bounds a `range` or slice is a sequence or an index tensor, not a
+# Python int (`range(len(idx))`, `p[:idx.shape[0]]`); only the argument itself (or arithmetic on it) as a bound is
+@pytest.mark.parametrize("line", [
+    "for i in range(len(start)):\n        acc = acc + h[:, i]",
+    "acc = acc[: start.shape[0]]",
+    "for i in range(start.size(0)):\n        acc = acc + 1",
+])
+def test_a_length_or_shape_of_the_argument_as_a_bound_says_nothing(line: str) -> None:
+    assert _found(STEP.format(line=line)) == []
+
+
+# review20: a padded batch built on the CPU (`device="cpu"`) or only cast (`.to(torch.long)`) never reaches XLA
+@pytest.mark.parametrize("size, tail", [
+    ("seq_len = max(len(p) for p in prompts)\n        ids = torch.zeros(len(prompts), seq_len, device='cpu')",
+     "return ids.tolist()"),
+    ("seq_len = max(len(p) for p in prompts)\n        ids = torch.zeros(len(prompts), seq_len, "
+     "device=torch.device('cpu'))", "return ids.tolist()"),
+    ("seq_len = max(len(p) for p in prompts)", "ids = ids.to(torch.long)\n        return ids.tolist()"),
+])
+def test_a_batch_padded_on_the_cpu_is_not_claimed(size: str, tail: str) -> None:
+    assert [f for f in _found(PREFILL.format(size=size, tail=tail)) if f[1] == "XLA450"] == []
+
+
+def test_a_module_level_batch_builder_is_one_finding_of_xla453() -> None:
+    """review20: a module-level function of a declared project that pads its prompts to the longest one was
+    reported twice, by XLA453 (the max() line, a batch builder) and by XLA450's new form (the factory it sizes).
+    XLA453 owns a batch builder; XLA450 keeps the step methods XLA453 does not read (PREFILL above)."""
+    src = """
+        import torch
+
+
+        @torch.no_grad()
+        def prefill(model, prompts, device):
+            seq_len = max(len(p) for p in prompts)
+            ids = torch.zeros(len(prompts), seq_len, dtype=torch.long)
+            return model(ids.to(device)).argmax(-1)
+        """
+    assert _found(src) == [(7, "XLA453")]

@@ -75,6 +75,23 @@ def chain_root(e: ast.AST) -> str | None:
             return e.id if isinstance(e, ast.Name) else None
 
 
+def longest_length_of(e: ast.expr) -> ast.expr | None:
+    """The sequence whose longest item's length ``e`` computes: ``S`` for ``max(len(x) for x in S)``,
+    ``max([len(s) for s in S])`` and ``max(map(len, S))``; None for anything else. The one reading of a
+    batch padded to its longest sequence (XLA453 in a collate function, XLA450 in a step)."""
+    if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "max" and len(e.args) == 1):
+        return None
+    arg = e.args[0]
+    if isinstance(arg, (ast.GeneratorExp, ast.ListComp)):
+        if isinstance(arg.elt, ast.Call) and isinstance(arg.elt.func, ast.Name) and arg.elt.func.id == "len":
+            return arg.generators[0].iter
+        return None
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "map" and len(arg.args) == 2 \
+            and isinstance(arg.args[0], ast.Name) and arg.args[0].id == "len":
+        return arg.args[1]
+    return None
+
+
 def is_main_guard(node: ast.AST) -> TypeGuard[ast.If]:
     """``if __name__ == "__main__":`` (either operand order): the block a file runs when it is
     executed as a script. The one AST reading of it; the project scan, which reads files as text

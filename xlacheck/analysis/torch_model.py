@@ -33,7 +33,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import ChainMap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -3064,7 +3064,7 @@ class _Walker:
                 if recv & (TENSOR | STRUCT):
                     if m == "to" and _moves_to_cpu(c):
                         return recv | CPU  # t.to("cpu"): the copy on the host; reading it runs no graph
-                    return recv & ~CPU if m != "to" or _moves_off_cpu(c) else recv
+                    return recv & ~CPU if m != "to" or moves_off_cpu(c) else recv
                 if c.args and (self.b.out.of(c.args[0]) & DEVICE or (b.resolve(c.args[0]) or "") in XLA_DEVICE_CALLS):
                     return BATCH  # x.to(device): a tensor or a batch of tensors (BatchEncoding)
                 return 0
@@ -3377,9 +3377,18 @@ def _dict_values(value: ast.expr | None, w: _Walker) -> bool:
     return _dict_of_tensors(value, w, "values")
 
 
-def _moves_off_cpu(c: ast.Call) -> bool:
+def moves_off_cpu(c: ast.Call) -> bool:
     """``t.to(...)`` names a device that is not the CPU (``.to(torch.float16)`` keeps the device)."""
-    for a in [*c.args, *(k.value for k in c.keywords if k.arg in ("device", None))]:
+    return names_off_cpu([*c.args, *(k.value for k in c.keywords if k.arg in ("device", None))])
+
+
+def names_off_cpu(values: Iterable[ast.expr]) -> bool:
+    """One of ``values`` (a ``.to(...)``'s arguments, a factory's ``device=``) names a device that is not the CPU:
+    not ``"cpu"``, ``torch.device("cpu")``, None or a dtype (``torch.long``); an unknown value is a device."""
+    for a in values:
+        if isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and a.func.attr == "device" \
+                and isinstance(a.func.value, ast.Name) and a.func.value.id == "torch" and a.args:
+            a = a.args[0]  # torch.device("cpu")
         if isinstance(a, ast.Constant):
             if isinstance(a.value, str) and not a.value.startswith("cpu"):
                 return True
@@ -3485,7 +3494,7 @@ def _sets_default_device(tree: ast.Module, resolve: Callable[[ast.expr], str | N
 def _names_a_device(n: ast.AST, flags_of: Callable[[ast.Name], int]) -> bool:
     """``n`` is a name that holds a device: one the model knows holds a device (``DEVICE``: a
     ``torch_xla.device()``), or one whose spelling says so (``device``, ``xla_device``,
-    ``target_device``: an unknown value there is taken to be a device, as ``_moves_off_cpu`` takes
+    ``target_device``: an unknown value there is taken to be a device, as ``moves_off_cpu`` takes
     one). The one test of "this code mentions a device" (a DataLoader's arguments, a torch function's
     operands)."""
     return isinstance(n, ast.Name) and ("device" in n.id or bool(flags_of(n) & DEVICE))

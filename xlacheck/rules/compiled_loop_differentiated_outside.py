@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from functools import cache
 
 from xlacheck import op_table
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, Level
+from xlacheck.analysis.scopes import own_nodes
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -20,16 +20,6 @@ def _staged_loop(name: str) -> bool:
     ``tf.while_loop``, ``tf.keras.layers.LSTM``/``GRU``/``SimpleRNN``/``Bidirectional``, ...)."""
     verdict = op_table.lookup(name)
     return verdict is not None and bool(_LOOP_OPS & set(verdict.raw_ops))
-
-
-def _own_nodes(fn: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of ``fn``'s body, not those of functions or classes nested in it."""
-    stack = list(ast.iter_child_nodes(fn))
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-            stack.extend(ast.iter_child_nodes(node))
 
 
 class CompiledLoopDifferentiatedOutside(ModuleRule):
@@ -139,7 +129,7 @@ class CompiledLoopDifferentiatedOutside(ModuleRule):
         for info in ctx.facts.functions:
             if info.level not in (Level.EAGER, Level.HELPER) or info.jax:
                 continue
-            for node in _own_nodes(info.node):
+            for node in own_nodes(info.node, include_signature=True):
                 if not isinstance(node, ast.With):
                     continue
                 for item in node.items:
@@ -151,7 +141,7 @@ class CompiledLoopDifferentiatedOutside(ModuleRule):
                     if found is None:
                         continue
                     what, loop = found
-                    for call in _own_nodes(info.node):
+                    for call in own_nodes(info.node, include_signature=True):
                         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
                                 and call.func.attr == "gradient" and isinstance(call.func.value, ast.Name) \
                                 and call.func.value.id == tape.id:
@@ -165,7 +155,7 @@ class CompiledLoopDifferentiatedOutside(ModuleRule):
     def _compiled_loop(self, block: ast.With, info: FunctionInfo, ctx: ModuleContext) -> tuple[str, str] | None:
         """(callee, loop) for the first call in ``block`` of a jit-compiled callable that loops."""
         for stmt in block.body:
-            for node in [stmt, *_own_nodes(stmt)]:
+            for node in [stmt, *own_nodes(stmt, include_signature=True)]:
                 if not isinstance(node, ast.Call):
                     continue
                 for body in self._compiled_bodies(node.func, info, ctx):
@@ -220,8 +210,8 @@ class CompiledLoopDifferentiatedOutside(ModuleRule):
             callee = ctx.facts.module_funcs.get(body.id)
             target = callee.node if callee is not None else value
             return self._loop_in(target, cls, ctx, depth + 1) if target is not None else None
-        nodes = [body, *_own_nodes(body)] if not isinstance(body, ast.FunctionDef | ast.AsyncFunctionDef) \
-            else list(_own_nodes(body))
+        own = list(own_nodes(body, include_signature=True))
+        nodes = own if isinstance(body, ast.FunctionDef | ast.AsyncFunctionDef) else [body, *own]
         for node in nodes:
             if isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and resolve(node.iter.func) == "tf.range":
                 return "for over tf.range"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.contexts import Level, declared_varying_shapes
+from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.values import DYNAMIC, PARAM, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
@@ -358,7 +359,7 @@ def _starts_empty(start: ast.expr | None, caller: ast.AST | None) -> bool:
     ``jnp.zeros((0,) + shape)``, ``jnp.empty((0, ...))``, ``jnp.array([])``, directly or through the one
     assignment of the calling function that binds the name."""
     if isinstance(start, ast.Name) and caller is not None:
-        bound = [n.value for n in _own_nodes(caller) if isinstance(n, ast.Assign) and len(n.targets) == 1
+        bound = [n.value for n in own_nodes(caller) if isinstance(n, ast.Assign) and len(n.targets) == 1
                  and isinstance(n.targets[0], ast.Name) and n.targets[0].id == start.id]
         start = bound[0] if len(bound) == 1 else None
     if not isinstance(start, ast.Call) or not start.args:
@@ -370,18 +371,6 @@ def _starts_empty(start: ast.expr | None, caller: ast.AST | None) -> bool:
         return bool(shape.elts) and isinstance(shape.elts[0], ast.Constant) and shape.elts[0].value == 0 \
             and not isinstance(shape.elts[0].value, bool)
     return False
-
-
-def _own_nodes(fn: ast.AST) -> list[ast.AST]:
-    """The nodes of ``fn``'s own body, not those of the functions and lambdas nested in it."""
-    out: list[ast.AST] = []
-    todo = list(ast.iter_child_nodes(fn))
-    while todo:
-        n = todo.pop()
-        out.append(n)
-        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            todo.extend(ast.iter_child_nodes(n))
-    return out
 
 
 def _is_while_loop_body(fn: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from xlacheck.analysis import longest_length_of
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -72,7 +73,7 @@ def _pads_to_longest(ctx: ModuleContext, func: ast.AST) -> ast.Call | None:
             return n
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
             name = n.targets[0].id
-            if _max_of_lengths(n.value):
+            if longest_length_of(n.value) is not None:
                 longest[name] = n.value  # type: ignore[assignment]  # (a max(...) Call, checked above)
             elif name in longest and any(isinstance(b, ast.BinOp) and isinstance(b.op, _ROUNDING)
                                          for b in ast.walk(n.value)):
@@ -118,15 +119,31 @@ def _sizes_torch_tensor(ctx: ModuleContext, func: ast.AST, hit: ast.Call) -> boo
     return False
 
 
-def _max_of_lengths(e: ast.expr) -> bool:
-    """``max(len(x) for x in batch)``, ``max(map(len, seqs))``, ``max([len(s) for s in b])``."""
-    if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "max" and len(e.args) == 1):
-        return False
-    arg = e.args[0]
-    if isinstance(arg, (ast.GeneratorExp, ast.ListComp)):
-        return isinstance(arg.elt, ast.Call) and isinstance(arg.elt.func, ast.Name) and arg.elt.func.id == "len"
-    return (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "map" and bool(arg.args)
-            and isinstance(arg.args[0], ast.Name) and arg.args[0].id == "len")
+def batch_builders_padding_to_longest(ctx: ModuleContext) -> list[tuple[ast.AST, ast.Call]]:
+    """(function, the call that pads) for each function of a declared project with a step in this file that
+    makes torch tensors as long as its batch's longest sequence, outside a DataLoader's ``collate_fn``: a
+    module-level function or a method that is no step. XLA453 reports them; XLA450 leaves the sizes they
+    set to it (one finding for one padded batch)."""
+    if not ctx.torch.steps or not ctx.torch.declared:
+        return []
+    # Declared project (its torch code runs on XLA) with a step in this file: a batch builder that
+    # makes torch tensors as long as the batch's longest sequence feeds that step however it is called.
+    steps = {id(st.node) for st in ctx.torch.steps}
+    # a DataLoader's collate_fn (also one nested in the function that builds the loader) is judged
+    # by whether its loader's batches reach a step
+    in_collates = {id(n) for value in _collate_values(ctx) for func in _collate_functions(ctx, value)
+                   for n in ast.walk(func)}
+    out: list[tuple[ast.AST, ast.Call]] = []
+    for f in ctx.facts.functions:
+        node = f.node
+        if isinstance(node, ast.Lambda) or f.parent is not None or id(node) in steps and f.cls is not None:
+            continue  # (a module-level batch builder the loop calls between syncs is step code too: lit-llama's
+            #           get_batch; methods in the step, forward among them, are not batch builders)
+        hit = _pads_to_longest(ctx, node)
+        if hit is None or id(hit) in in_collates or not _sizes_torch_tensor(ctx, node, hit):
+            continue
+        out.append((node, hit))
+    return out
 
 
 class TorchCollatePadsToLongest(ModuleRule):
@@ -242,23 +259,8 @@ class TorchCollatePadsToLongest(ModuleRule):
                                         "length or round the length up to a multiple (a few buckets)")
                 reported.add(id(func))
                 break
-        if not ctx.torch.declared:
-            return
-        # Declared project (its torch code runs on XLA) with a step in this file: a batch builder that
-        # makes torch tensors as long as the batch's longest sequence feeds that step however it is called.
-        steps = {id(st.node) for st in ctx.torch.steps}
-        # a DataLoader's collate_fn (also one nested in the function that builds the loader) is judged
-        # above, by whether its loader's batches reach a step
-        in_collates = {id(n) for value in _collate_values(ctx) for func in _collate_functions(ctx, value)
-                       for n in ast.walk(func)}
-        for f in ctx.facts.functions:
-            node = f.node
-            if isinstance(node, ast.Lambda) or id(node) in reported or f.parent is not None \
-                    or id(node) in steps and f.cls is not None:
-                continue  # (a module-level batch builder the loop calls between syncs is step code too: lit-llama's
-                #           get_batch; methods in the step, forward among them, are not batch builders)
-            hit = _pads_to_longest(ctx, node)
-            if hit is None or id(hit) in in_collates or not _sizes_torch_tensor(ctx, node, hit):
+        for node, hit in batch_builders_padding_to_longest(ctx):
+            if id(node) in reported:
                 continue
             ctx.report(self, hit, "this function pads a batch of torch tensors to its longest sequence, and this "
                                   "project's torch code runs on XLA: every new length is a new input shape, and "

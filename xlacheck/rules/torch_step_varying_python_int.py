@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis import longest_length_of
 from xlacheck.analysis.torch_model import (
     CPU,
     HOST,
@@ -12,12 +13,15 @@ from xlacheck.analysis.torch_model import (
     STRUCT,
     TENSOR,
     TorchFacts,
+    moves_off_cpu,
+    names_off_cpu,
     overwritten_unread,
     recompiles,
 )
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
+from xlacheck.rules.torch_collate_pads_to_longest import batch_builders_padding_to_longest
 
 # Factories and view ops whose int arguments become shapes (baked into the graph).
 _SIZE_OPS = frozenset({"torch.zeros", "torch.ones", "torch.full", "torch.empty", "torch.arange", "torch.rand",
@@ -112,7 +116,13 @@ def _python_int_by_use(name: str, func: ast.FunctionDef | ast.AsyncFunctionDef) 
     (``range(start + 1, end)``, ``h[:, start:end]``). A step function's argument used so is a position,
     not an index tensor, so an index with it is a constant of the graph (table: int_index)."""
     def mentions(e: ast.expr | None) -> bool:
-        return e is not None and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(e))
+        # the argument itself or arithmetic on it (`start + 1`), not its length or shape (`len(idx)`,
+        # `idx.shape[0]`: a sequence or an index tensor has those too)
+        if isinstance(e, ast.Name):
+            return e.id == name
+        if isinstance(e, ast.BinOp):
+            return mentions(e.left) or mentions(e.right)
+        return isinstance(e, ast.UnaryOp) and mentions(e.operand)
 
     for n in ast.walk(func):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "range" \
@@ -124,24 +134,12 @@ def _python_int_by_use(name: str, func: ast.FunctionDef | ast.AsyncFunctionDef) 
 
 
 def _longest_item(e: ast.expr, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
-    """``max(len(p) for p in prompts)`` (also a list comprehension, ``max(map(len, prompts))``) over a
-    parameter of ``func``: the length of the longest item of a list the function is handed at each call, the
-    batch padded to its longest sequence (as XLA453 reads a collate function). The parameter's name, or None."""
+    """``max(len(p) for p in prompts)`` (also a list comprehension, ``max(map(len, prompts))``:
+    analysis.longest_length_of) over a parameter of ``func``: the length of the longest item of a list the
+    function is handed at each call, the batch padded to its longest sequence. The parameter's name, or None."""
     params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs} - {"self", "cls"}
-    if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "max" and len(e.args) == 1):
-        return None
-    a = e.args[0]
-    if isinstance(a, (ast.GeneratorExp, ast.ListComp)) and len(a.generators) == 1 and not a.generators[0].ifs:
-        gen = a.generators[0]
-        if isinstance(a.elt, ast.Call) and isinstance(a.elt.func, ast.Name) and a.elt.func.id == "len" \
-                and len(a.elt.args) == 1 and isinstance(a.elt.args[0], ast.Name) and isinstance(gen.target, ast.Name) \
-                and a.elt.args[0].id == gen.target.id and isinstance(gen.iter, ast.Name) and gen.iter.id in params:
-            return gen.iter.id
-    if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id == "map" and len(a.args) == 2 \
-            and isinstance(a.args[0], ast.Name) and a.args[0].id == "len" and isinstance(a.args[1], ast.Name) \
-            and a.args[1].id in params:
-        return a.args[1].id
-    return None
+    seq = longest_length_of(e)
+    return seq.id if isinstance(seq, ast.Name) and seq.id in params else None
 
 
 def _padded_to_longest(e: ast.expr, func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[ast.expr, str] | None:
@@ -163,15 +161,17 @@ def _padded_to_longest(e: ast.expr, func: ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def _reaches_device(call: ast.Call, stmt: ast.AST | None, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """The factory builds on a device (``device=``), or the name it is assigned to is moved later in ``func``
-    (``ids.to(self.device)``): a padded batch that stays on the CPU costs the XLA graph nothing."""
-    if any(k.arg == "device" for k in call.keywords):
+    """The factory builds on a device (``device=`` not the CPU), or the name it is assigned to is moved off the
+    CPU later in ``func`` (``ids.to(self.device)``, not ``ids.to(torch.long)``): a padded batch that stays on
+    the CPU costs the XLA graph nothing."""
+    if names_off_cpu(k.value for k in call.keywords if k.arg == "device"):
         return True
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
         return False
     name = stmt.targets[0].id
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("to", "cuda")
-               and isinstance(n.func.value, ast.Name) and n.func.value.id == name for n in ast.walk(func))
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+               and n.func.value.id == name and (n.func.attr == "cuda" or n.func.attr == "to" and moves_off_cpu(n))
+               for n in ast.walk(func))
 
 
 def _runs_tensor_ops(loop: ast.For, torch: TorchFacts) -> bool:
@@ -443,13 +443,16 @@ class TorchStepVaryingPythonInt(ModuleRule):
                             '`index_copy_`)'),
                 )),
         # a generation server's prefill padded to the longest prompt of the call, then moved to the device
-        # (huggingface/optimum-tpu#98: "prefill should be done with max input size")
-        Example("import torch\n@torch.no_grad()\ndef prefill(model, prompts, device):\n"
-                "    seq_len = max(len(p) for p in prompts)\n"
-                "    ids = torch.zeros(len(prompts), seq_len, dtype=torch.long)\n"
-                "    return model(ids.to(device)).argmax(-1)\n", torch_xla=True,
+        # (huggingface/optimum-tpu#98: "prefill should be done with max input size"); a module-level function
+        # that pads is a batch builder, XLA453's finding
+        Example("import torch\nclass Server:\n    def __init__(self, model, device):\n"
+                "        self.model, self.device = model, device\n"
+                "    @torch.no_grad()\n    def prefill(self, prompts):\n"
+                "        seq_len = max(len(p) for p in prompts)\n"
+                "        ids = torch.zeros(len(prompts), seq_len, dtype=torch.long)\n"
+                "        return self.model(ids.to(self.device)).argmax(-1)\n", torch_xla=True,
                 expected=(
-                    (5, 11, '`seq_len`, the length of the longest item of `prompts` (a list handed in at each call), '
+                    (8, 15, '`seq_len`, the length of the longest item of `prompts` (a list handed in at each call), '
                             'sets a size of `torch.zeros`: the batch is padded to its longest sequence, and torch_xla '
                             'compiles a new graph for each length; pad to a fixed length (or a few buckets)'),
                 )),
@@ -472,6 +475,7 @@ class TorchStepVaryingPythonInt(ModuleRule):
             return
         flags = torch.flags
         functions: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] | None = None
+        builders: set[int] | None = None  # XLA453's batch builders: it reports their padded sizes
         for node in torch.nodes:
             if id(torch.stmt_of.get(id(node))) in torch.cached:
                 continue  # a lazily built or grown cache: once per object or per size, not a new value per step
@@ -526,6 +530,8 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 sizes = list(args) + [kw.value for kw in node.keywords if kw.arg in _SIZE_KEYWORDS]
                 hit = next((h for a in sizes if (h := _varies(a, flags)) is not None), None)
                 if hit is None and (functions := functions or _functions_of(ctx.tree)) and id(node) in functions \
+                        and id(functions[id(node)]) not in (builders := builders if builders is not None else {
+                            id(f) for f, _ in batch_builders_padding_to_longest(ctx)}) \
                         and _reaches_device(node, torch.stmt_of.get(id(node)), functions[id(node)]) \
                         and (longest := next((pl for a in sizes if (pl := _padded_to_longest(
                             a, functions[id(node)])) is not None), None)) is not None:

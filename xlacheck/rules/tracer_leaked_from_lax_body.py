@@ -98,6 +98,18 @@ class TracerLeakedFromLaxBody(Rule):
                            "once it returns (UnexpectedTracerError); return it through the carry or the outputs "
                            "instead"),
                 )),
+        # a branch of jax.lax.cond: no loop and no carry, the branch's output is the way out (review20)
+        Example("import jax\nimport jax.numpy as jnp\nclass Core:\n    def __init__(self, w):\n"
+                "        self.w = w\n    def on(self, h):\n        h = jnp.tanh(h @ self.w)\n"
+                "        self.last = h\n        return h\n    def off(self, h):\n        return h\n"
+                "    def __call__(self, xs, h0):\n        h = jax.lax.cond(xs.sum() > 0, self.on, self.off, h0)\n"
+                "        return h + self.last\n",
+                expected=(
+                    (8, 9, "`self.last` is set inside `on`, the branch jax.lax.cond traces, and read after the call "
+                           "(line 14): the value stored there is a tracer of the branch's own trace, which is gone "
+                           "once it returns (UnexpectedTracerError); return it as an output of the branches "
+                           "instead"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -115,11 +127,15 @@ class TracerLeakedFromLaxBody(Rule):
                 end = getattr(call, "end_lineno", call.lineno) or call.lineno
                 read = _read_after(caller, target, end)
                 if read is not None:
+                    # (cond/switch trace branches: no loop and no carry)
+                    loop = primitive.rsplit(".", 1)[-1] not in ("cond", "switch")
+                    part, after, way = ("body", "loop", "through the carry or the outputs") if loop else (
+                        "branch", "call", "as an output of the branches")
                     ctx.report(self, node,
-                               f"`{shown}` is set inside `{body.name}`, the body {primitive} traces, and read after "
-                               f"the loop (line {read.lineno}): the value stored there is a tracer of the loop's own "
-                               "trace, which is gone once it returns (UnexpectedTracerError); return it through the "
-                               "carry or the outputs instead")
+                               f"`{shown}` is set inside `{body.name}`, the {part} {primitive} traces, and read after "
+                               f"the {after} (line {read.lineno}): the value stored there is a tracer of the "
+                               f"{'loop' if loop else 'branch'}'s own "
+                               f"trace, which is gone once it returns (UnexpectedTracerError); return it {way} instead")
                     return
 
 
