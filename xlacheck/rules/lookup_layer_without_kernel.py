@@ -46,8 +46,8 @@ def _iterator_argument(arg: ast.expr, ctx: RuleContext) -> bool:
     caller passed, a ``tf.data`` iterator (``IteratorGetNext``, no XLA kernel: compilation fails) or
     a Python iterator (read once at trace time), never a batch of the step."""
     fn = ctx.function
-    if not isinstance(arg, ast.Name) or fn.level is not Level.CERTAIN or "jit_compile=True" not in fn.why \
-            or "declared" in fn.why or not isinstance(fn.node, ast.FunctionDef | ast.AsyncFunctionDef):
+    if not isinstance(arg, ast.Name) or fn.level is not Level.CERTAIN or not (fn.tf_function_entry and fn.jit_entry) \
+            or not isinstance(fn.node, ast.FunctionDef | ast.AsyncFunctionDef):
         return False
     a = fn.node.args
     if arg.id not in {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}:
