@@ -128,17 +128,23 @@ def _git(*args: str, cwd: Path) -> str:
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
 
 
-def test_export_from_a_bare_snapshot(tmp_path: Path) -> None:
-    exporter = _load("export_corpora", ROOT / "tools" / "export_corpora.py")
-    work = tmp_path / "work"
-    for rel, text in {"src/train.py": "a = 1\nb = 2\n", "src/tests/test_x.py": "c = 3\n", "other/x.py": "d\n",
-                      "configs/run.yaml": "x: 1\n", "tests/fixture.json": "{}\n", "docs/conf.toml": "\n"}.items():
+def _committed_tree(work: Path, files: dict[str, str]) -> str:
+    """A git repository at ``work`` with ``files`` committed; its commit."""
+    for rel, text in files.items():
         (work / rel).parent.mkdir(parents=True, exist_ok=True)
         (work / rel).write_text(text)
     _git("init", "-q", cwd=work)
     _git("add", ".", cwd=work)
     _git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x", cwd=work)
-    commit = _git("rev-parse", "HEAD", cwd=work)
+    return _git("rev-parse", "HEAD", cwd=work)
+
+
+def test_export_from_a_bare_snapshot(tmp_path: Path) -> None:
+    exporter = _load("export_corpora", ROOT / "tools" / "export_corpora.py")
+    work = tmp_path / "work"
+    commit = _committed_tree(work, {"src/train.py": "a = 1\nb = 2\n", "src/tests/test_x.py": "c = 3\n",
+                                    "other/x.py": "d\n", "configs/run.yaml": "x: 1\n", "tests/fixture.json": "{}\n",
+                                    "docs/conf.toml": "\n"})
     mirror = tmp_path / "mirror"
     mirror.mkdir()
     _git("clone", "-q", "--bare", str(work), str(mirror / "o+n" / "repo"), cwd=tmp_path)
@@ -232,13 +238,7 @@ def test_export_leaves_out_blobs_the_snapshot_lacks_and_says_so(tmp_path: Path) 
     exporter crashed on learned_optimization, ott and evojax); the rest is exported, the line names them."""
     exporter = _load("export_corpora", ROOT / "tools" / "export_corpora.py")
     work = tmp_path / "work"
-    for rel, text in {"pkg/model.py": "a = 1\n", "pkg/data.json": '{"big": 1}\n'}.items():
-        (work / rel).parent.mkdir(parents=True, exist_ok=True)
-        (work / rel).write_text(text)
-    _git("init", "-q", cwd=work)
-    _git("add", ".", cwd=work)
-    _git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x", cwd=work)
-    commit = _git("rev-parse", "HEAD", cwd=work)
+    commit = _committed_tree(work, {"pkg/model.py": "a = 1\n", "pkg/data.json": '{"big": 1}\n'})
     blob = _git("rev-parse", "HEAD:pkg/data.json", cwd=work)
     repo = tmp_path / "mirror" / "o+n" / "repo"
     repo.parent.mkdir(parents=True)
