@@ -248,6 +248,8 @@ class LoopGrownTensor(Rule):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.value is None:
             return
         params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+        if not _may_join(fn, node.value, ctx):  # before the search for the loop, which walks the module
+            return
         loop = _jax_loop_of(fn, ctx)
         if loop is None:
             return
@@ -286,6 +288,23 @@ class LoopGrownTensor(Rule):
                        "('body function carry input and carry output must have equal types'); preallocate the "
                        "carry at its final size and write into it (`.at[i].set`, `lax.dynamic_update_slice`)")
             return
+
+
+def _may_join(fn: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr, ctx: RuleContext) -> bool:
+    """Whether a returned value, one of its tuple items or one of theirs, is (bound to) a :data:`_JAX_CONCAT`
+    join, sliced or not: what :func:`_grown_carry` needs, so a return without one is no grown carry (a
+    cheap test that keeps the fix path linear: :func:`_jax_loop_of` walks the module for each return)."""
+    parts = [value]
+    for part in parts:
+        if isinstance(part, ast.Tuple):
+            parts.extend(part.elts)
+    for part in parts:
+        bound = _bound_value(fn, part)
+        if isinstance(bound, ast.Subscript):
+            bound = bound.value
+        if isinstance(bound, ast.Call) and call_name(bound, ctx) in _JAX_CONCAT:
+            return True
+    return False
 
 
 def _jax_loop_of(fn: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext
