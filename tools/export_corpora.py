@@ -86,8 +86,8 @@ def load_manifest(batch: int, directory: Path = MANIFESTS) -> list[Corpus]:
     return rows
 
 
-def _git(git_dir: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(["git", f"--git-dir={git_dir}", *args], capture_output=True, check=False)
+def _git(git_dir: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(["git", f"--git-dir={git_dir}", *args], capture_output=True, check=False, input=stdin)
 
 
 def _wanted(path: str, size: int, subdirs: tuple[str, ...]) -> bool:
@@ -119,8 +119,7 @@ def export(corpus: Corpus, root: Path, mirror: Path = MIRROR) -> str:
         if kind == "blob" and _wanted(path, int(size) if size.isdigit() else 0, corpus.subdirs):
             wanted[path] = oid
     # a snapshot may leave its largest files out (listed in the tree, no blob): export the rest and say so
-    check = subprocess.run(["git", f"--git-dir={git_dir}", "cat-file", "--batch-check"], capture_output=True,
-                           check=False, input="".join(f"{oid}\n" for oid in wanted.values()).encode())
+    check = _git(git_dir, "cat-file", "--batch-check", stdin="".join(f"{oid}\n" for oid in wanted.values()).encode())
     absent = {line.split()[0] for line in check.stdout.decode().splitlines() if line.endswith(" missing")}
     files = [path for path, oid in wanted.items() if oid not in absent]
     left_out = [path for path, oid in wanted.items() if oid in absent]
