@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis import argument
 from xlacheck.analysis.contexts import Level, declared_varying_shapes
 from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.values import DYNAMIC, PARAM, TENSOR
@@ -263,7 +264,7 @@ class LoopGrownTensor(Rule):
                 return
             returned = returned.elts[0]
         slots = _unpacked(fn, carry)
-        init = _argument(call, init_position, init_keyword)
+        init = argument(call, init_position, init_keyword)
         pairs: list[tuple[str | None, ast.expr, ast.expr | None]]
         if slots is None:
             pairs = [(carry, returned, init)]
@@ -321,16 +322,10 @@ def _jax_loop_of(fn: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext
         row = _JAX_LOOPS.get(ctx.resolve(call.func) or "")
         if row is None:
             continue
-        body = _argument(call, row[0], row[1])
+        body = argument(call, row[0], row[1])
         if isinstance(body, ast.Name) and body.id == fn.name:
             return call, row
     return None
-
-
-def _argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
-    if len(call.args) > position:
-        return call.args[position]
-    return next((k.value for k in call.keywords if k.arg == keyword), None)
 
 
 def _unpacked(fn: ast.FunctionDef | ast.AsyncFunctionDef, carry: str) -> list[str | None] | None:
