@@ -32,7 +32,9 @@ comes from (the ``by`` fields say which source decided it, per entry):
   ``const_inputs`` from the same errors ("Input 1 to node `Reshape` with op Reshape ...").
 * ``xla``: the forward compiles (``true``) or fails (``false``) with the traced arguments,
   ``grad_xla``: the gradient of the sum of its float outputs w.r.t. its float inputs compiles
-  (``true``), fails (``false``, ``grad_unsupported`` names the ops), or there is no gradient
+  (``true``), fails (``false``, ``grad_unsupported`` names the ops; ``grad_const``: on a value it
+  needs at compile time; ``grad_list_size``: "XLA compilation requires a fixed tensor list size", the
+  TensorList a loop in the function accumulates for its gradient, ``tf.linalg.expm``), or there is no gradient
   (``null`` with ``grad: "none"``). An op whose forward compiles can have a backward without a
   kernel.
   The gradient is taken of the sum of the squared outputs, so the upstream gradient is not a
@@ -159,6 +161,9 @@ MAX_DEPTH = 4
 CALL_TIMEOUT_S = 15
 
 CONST_ERROR = re.compile(r"must be a compile-time constant")
+# tf2xla cannot size the TensorList a while loop accumulates for its gradient (tf.linalg.expm's
+# squaring loop): "XLA compilation requires a fixed tensor list size. Set the max number of elements."
+LIST_SIZE_ERROR = re.compile(r"requires a fixed tensor list size")
 CONST_NODE = re.compile(r"Input (\d+) to node `[^`]*` with op (\w+) must be a compile-time constant")
 UNSUPPORTED_RE = got.UNSUPPORTED_RE
 
@@ -371,7 +376,8 @@ def compile_outcome(tf: Any, fn: Callable[..., Any], args: dict[str, Any], grad:
     """Compile ``fn(**args)`` (or its gradient) with XLA:CPU from TensorSpecs.
 
     Returns (outcome, detail): ``compiled``, ``const`` (detail: the error line), ``no_kernel``
-    (detail: comma-separated ops), ``no_grad``, ``trace`` (tracing raised before XLA) or ``other``.
+    (detail: comma-separated ops), ``list_size`` (a loop's TensorList XLA cannot size), ``no_grad``,
+    ``trace`` (tracing raised before XLA) or ``other``.
     """
     inputs, call = got.bind(tf, fn, args)
     float_slots = [i for i, t in enumerate(inputs) if t.dtype.startswith("float") and t.kind == "dense"]
@@ -412,6 +418,8 @@ def compile_outcome(tf: Any, fn: Callable[..., Any], args: dict[str, Any], grad:
         if CONST_ERROR.search(message):
             match = CONST_NODE.search(message)
             return "const", f"{match.group(2)}:{match.group(1)}" if match else ""
+        if LIST_SIZE_ERROR.search(message):
+            return "list_size", ""
         ops = sorted(set(UNSUPPORTED_RE.findall(message)) - got.BOUNDARY_OPS)
         if ops:
             return "no_kernel", ",".join(ops)
@@ -581,6 +589,9 @@ def build_table(tf: Any, keras: Any | None, limit: int | None, skip_compile: boo
                 elif g_outcome == "const":
                     entry["grad_xla"] = False
                     entry["grad_const"] = True
+                elif g_outcome == "list_size":
+                    entry["grad_xla"] = False
+                    entry["grad_list_size"] = True
             elif outcome == "no_kernel":
                 entry["xla"] = False
                 entry["unsupported"] = detail.split(",")
@@ -957,14 +968,18 @@ def measure_grad_conditions(tf: Any, name: str, fn: Callable[..., Any], args: di
     return conditions
 
 
-def probe_gradients(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
+def probe_gradients(tf: Any, keras: Any | None, table: dict[str, Any],
+                    only: re.Pattern[str] | None = None) -> dict[str, int]:
     """Re-probe ``grad_xla`` of every entry whose forward compiles (the probing call), plus
     ``grad_conditions`` for the op table's argument-value probes and the Keras layers of
-    :data:`LAYER_GRAD_PROBES` (see the module docstring)."""
+    :data:`LAYER_GRAD_PROBES` (see the module docstring). ``only``: just the function names it
+    finds (no layers), for a refresh of a few entries."""
     callables = public_callables(tf, keras, None)
     counts = {"probed": 0, "no_kernel": 0, "conditions": 0, "layers": 0}
     for name, entry in table["entries"].items():
         if "alias_of" in entry or not entry.get("xla") or name not in callables:
+            continue
+        if only is not None and not only.search(name):
             continue
         fn = callables[name]
         traced = got.trace_default(tf, name, fn)
@@ -972,9 +987,9 @@ def probe_gradients(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[s
         if traced is None or compile_outcome(tf, fn, traced.args)[0] != "compiled":
             continue
         outcome, detail = compile_outcome(tf, fn, traced.args, grad=True)
-        if outcome not in ("compiled", "no_kernel", "no_grad", "const"):
+        if outcome not in ("compiled", "no_kernel", "no_grad", "const", "list_size"):
             continue  # a timeout or another failure: keep what the table had
-        for key in ("grad_xla", "grad_unsupported", "grad", "grad_const", "grad_conditions"):
+        for key in ("grad_xla", "grad_unsupported", "grad", "grad_const", "grad_list_size", "grad_conditions"):
             entry.pop(key, None)
         counts["probed"] += 1
         if outcome == "compiled":
@@ -988,10 +1003,16 @@ def probe_gradients(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[s
         elif outcome == "const":
             entry["grad_xla"] = False
             entry["grad_const"] = True
+        elif outcome == "list_size":
+            entry["grad_xla"] = False
+            entry["grad_list_size"] = True
+            counts["list_size"] = counts.get("list_size", 0) + 1
         conditions = measure_grad_conditions(tf, name, fn, traced.args, entry.get("grad_xla"))
         if conditions:
             entry["grad_conditions"] = conditions
             counts["conditions"] += len(conditions)
+    if only is not None:
+        return counts
     import tf_keras
 
     for short, (kwargs, example, variants) in sorted(LAYER_GRAD_PROBES.items()):
@@ -1095,14 +1116,15 @@ def _probe_op_seed(tf: Any, name: str, fn: Callable[..., Any], entry: dict[str, 
         counts["differs"] += verdict == "differs"
 
 
-_GRAD_FACTS = ("grad_xla", "grad_unsupported", "grad", "grad_const")
+_GRAD_FACTS = ("grad_xla", "grad_unsupported", "grad", "grad_const", "grad_list_size")
 
 
 def _grad_facts(outcome: str, detail: str) -> dict[str, Any]:
     """The gradient facts of one compile outcome, as ``build_table`` and ``probe_gradients`` record them."""
     return {"compiled": {"grad_xla": True}, "no_grad": {"grad": "none"},
             "no_kernel": {"grad_xla": False, "grad_unsupported": detail.split(",")},
-            "const": {"grad_xla": False, "grad_const": True}}.get(outcome, {})
+            "const": {"grad_xla": False, "grad_const": True},
+            "list_size": {"grad_xla": False, "grad_list_size": True}}.get(outcome, {})
 
 
 def measure_call_entry(tf: Any, name: str, fn: Callable[..., Any]) -> dict[str, Any] | None:
@@ -1215,7 +1237,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="add the optional integer arguments that must be compile-time constants to const_args "
                          "in the existing --out file (compiles each as a value-less tensor)")
     ap.add_argument("--only", type=re.compile, default=None, metavar="REGEX",
-                    help="with --probe-optional-const: only the names this regular expression finds")
+                    help="with --probe-optional-const or --probe-grad: only the names this regular expression finds")
     ap.add_argument("--check", action="store_true",
                     help="probe a sample of the called entries again and compare with --out (writes nothing)")
     ap.add_argument("--sample", type=int, default=10, help="with --check: how many entries")
@@ -1258,7 +1280,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.probe_conditional:
             print("conditional:", json.dumps(probe_conditional(tf, keras, table)))
         if args.probe_grad:
-            print("gradients:", json.dumps(probe_gradients(tf, keras, table)))
+            print("gradients:", json.dumps(probe_gradients(tf, keras, table, args.only)))
         if args.probe_xla_values:
             print("xla_values:", json.dumps(probe_xla_values(tf, keras, table)))
         write_compact(table, args.out)

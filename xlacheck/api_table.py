@@ -71,6 +71,9 @@ class ApiFact:
     grad_xla: bool | None = None
     grad_unsupported: tuple[str, ...] = ()
     grad_const: bool = False  # the gradient fails to compile on a value it needs at compile time (keras.ops.nanmedian)
+    # the gradient fails with "XLA compilation requires a fixed tensor list size": the TensorList a loop in the
+    # function accumulates for the backward pass (tf.linalg.expm)
+    grad_list_size: bool = False
     has_gradient: bool | None = None
     dynamic_shape: bool = False
     unsupported: tuple[str, ...] = ()
@@ -309,6 +312,7 @@ def lookup(name: str) -> ApiFact | None:
         grad_xla=entry.get("grad_xla"),
         grad_unsupported=tuple(entry.get("grad_unsupported", ())),
         grad_const=bool(entry.get("grad_const", False)),
+        grad_list_size=bool(entry.get("grad_list_size", False)),
         has_gradient=has_gradient,
         dynamic_shape=bool(entry.get("dynamic_shape", False)),
         unsupported=tuple(entry.get("unsupported", ())),

@@ -519,3 +519,12 @@ def test_python_args_supplement_fails_on_a_shape_tensor(tf):
         step = tf.function(lambda t, body=body: body(t, tf.shape(t)[0]), jit_compile=True)
         with pytest.raises((TypeError, NotImplementedError, tf.errors.OperatorNotAllowedInGraphError)):
             step(x)
+
+
+def test_gradient_over_an_unsized_tensor_list_is_a_measured_fact() -> None:
+    # tools/generate_api_table.py --probe-grad: tf.linalg.expm's forward compiles, its gradient fails with
+    # "XLA compilation requires a fixed tensor list size" (recorded as grad_list_size, not as ops)
+    fact = api_table.fact_for("tf.linalg.expm")
+    assert fact is not None and fact.xla is True
+    assert fact.grad_xla is False and fact.grad_list_size and fact.grad_unsupported == ()
+    assert "tf.linalg.expm" in api_table.gradient_sensitive_names()

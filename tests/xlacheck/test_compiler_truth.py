@@ -235,6 +235,9 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA324-invalid-2", "remember", lambda: (_f(1.0, 2.0, 3.0, 4.0),), "fails"),  # an Operation returned
     # tfjax-prec19: a layer attribute bound to what a function of the file returns is a tensor, not a layer
     ("XLA323-valid-4", "f", lambda: (_f(1.0, 2.0),), "compiles"),
+    # reports21-tf: tf.linalg.expm's gradient (grad_list_size) fails compiled; its forward compiles
+    ("XLA309-invalid-17", "step", lambda: (tf.eye(3) * 0.1, tf.ones([2, 3])), "fails"),
+    ("XLA316-valid-6", "infer", lambda: (tf.ones([2, 3]),), "compiles"),
 ]
 
 

@@ -271,7 +271,8 @@ class OpWithoutXlaKernel(Rule):
     for names whose gradient the API table did not measure, the op table's `grad_unsupported`
     (differentiated by the generator's sweep and confirmed by compiling): `K.resize_images`; and
     a gradient the table measured to need a compile-time constant (`grad_const`:
-    `keras.ops.nanmedian`, whose backward pass ranges over a traced size).
+    `keras.ops.nanmedian`, whose backward pass ranges over a traced size) or to loop over a
+    TensorList XLA cannot size (`grad_list_size`: `tf.linalg.expm`).
     Only where a gradient reaches the call: its input comes from a layer or model call, a
     `self.<attr>` weight, a watched tensor or a module-level trainable `tf.Variable`, not through
     `tf.stop_gradient`.
@@ -553,6 +554,18 @@ class OpWithoutXlaKernel(Rule):
                             "'Detected unsupported operations'; move it out of the compiled function or use an "
                             'XLA-supported equivalent (compiled: called from f() at line 4)'),
                 )),
+        # a gradient that loops over a TensorList XLA cannot size (the API table's grad_list_size)
+        Example('import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(gen, points):\n'
+                '    with tf.GradientTape() as tape:\n        tape.watch(gen)\n'
+                '        rotated = tf.matmul(points, tf.linalg.expm(gen - tf.transpose(gen)))\n'
+                '        loss = tf.reduce_sum(rotated * rotated)\n    return tape.gradient(loss, gen)\n',
+                expected=(
+                    (6, 37, 'the gradient of tf.linalg.expm runs a loop whose accumulated TensorList XLA cannot '
+                            "size (measured: the forward pass compiles, this GradientTape's backward pass fails with "
+                            "'XLA compilation requires a fixed tensor list size'); keep it out of the taped "
+                            'computation or use an op whose gradient compiles (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 2)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -656,3 +669,9 @@ class OpWithoutXlaKernel(Rule):
                        "pass compiles, this GradientTape's backward pass fails with 'must be a compile-time "
                        "constant'); keep it out of the taped computation or use an op whose gradient compiles "
                        f"(compiled: {ctx.function.evidence})")
+        elif fact is not None and measured and fact.grad_xla is False and fact.grad_list_size and variant is None:
+            ctx.report(self, node,
+                       f"the gradient of {name} runs a loop whose accumulated TensorList XLA cannot size (measured: "
+                       "the forward pass compiles, this GradientTape's backward pass fails with 'XLA compilation "
+                       "requires a fixed tensor list size'); keep it out of the taped computation or use an op "
+                       f"whose gradient compiles (compiled: {ctx.function.evidence})")

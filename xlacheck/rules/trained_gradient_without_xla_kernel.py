@@ -98,8 +98,10 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
       (`ResizeNearestNeighborGrad`);
     - a call of such an API in a Keras method or compiled function outside a `GradientTape`
       block (XLA309 reports the ones inside it): `tf.image.resize(..., method="nearest")` in a
-      layer's `call`, and `keras.ops.nanmedian`, whose gradient the table measured to need a
-      compile-time constant (`grad_const`).
+      layer's `call`, `keras.ops.nanmedian`, whose gradient the table measured to need a
+      compile-time constant (`grad_const`), and `tf.linalg.expm`, whose gradient loops over a
+      TensorList XLA cannot size (`grad_list_size`: "XLA compilation requires a fixed tensor list
+      size").
 
     Only where a gradient reaches it: an API call whose input comes from a layer or model call,
     a `self.<attr>` weight, a watched tensor in its function, a module-level trainable
@@ -169,6 +171,13 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
                 '    return tf.reduce_mean(tf.abs(up - y_true))\n'
                 'model = tf.keras.Sequential([tf.keras.layers.Conv2D(1, 3, padding="same")])\n'
                 'model.compile(optimizer="adam", loss="mse", metrics=[upsampled_error], jit_compile=True)\n'),
+        # expm's forward compiles: a file that only runs the layer compiled, without training it
+        Example('import tensorflow as tf\nclass Rotate(tf.keras.layers.Layer):\n'
+                '    def build(self, input_shape):\n'
+                '        self.gen = self.add_weight(name="gen", shape=(3, 3), initializer="zeros")\n'
+                '    def call(self, x):\n'
+                '        return tf.matmul(x, tf.linalg.expm(self.gen - tf.transpose(self.gen)))\n'
+                'rotate = Rotate()\n@tf.function(jit_compile=True)\ndef infer(x):\n    return rotate(x)\n'),
     )
     INVALID = (
         Example("import tensorflow as tf\nlayers = tf.keras.layers\n"
@@ -240,6 +249,19 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
                         "training it in compile(jit_compile=True) (line 10) fails with 'must be a compile-time "
                         "constant' (measured); keep it out of the trained model"),
                 )),
+        # a gradient that loops over a TensorList XLA cannot size (the API table's grad_list_size: tf.linalg.expm)
+        Example('import tensorflow as tf\nclass Rotate(tf.keras.layers.Layer):\n'
+                '    def build(self, input_shape):\n'
+                '        self.gen = self.add_weight(name="gen", shape=(3, 3), initializer="zeros")\n'
+                '    def call(self, x):\n'
+                '        return tf.matmul(x, tf.linalg.expm(self.gen - tf.transpose(self.gen)))\n'
+                'model = tf.keras.Sequential([tf.keras.layers.Dense(3), Rotate()])\n'
+                'model.compile(optimizer="sgd", loss="mse", jit_compile=True)\n',
+                expected=(
+                    (6, 29, "the gradient of tf.linalg.expm runs a loop whose accumulated TensorList XLA cannot size: "
+                        "training it in compile(jit_compile=True) (line 8) fails with 'XLA compilation requires a "
+                        "fixed tensor list size' (measured); keep it out of the trained model"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -262,6 +284,12 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
                 f"use the default {argument}" if default_compiles else "keep it out of the trained model")
             if name.endswith("UpSampling2D"):  # nearest upsampling by an integer factor is a repeat
                 advice += " or, for the same numbers, tf.repeat along the spatial axes"
+            if not ops and fact is not None and fact.grad_list_size:  # a loop's TensorList XLA cannot size
+                ctx.report(self, node,
+                           f"the gradient of {name} runs a loop whose accumulated TensorList XLA cannot size: "
+                           f"training it in {training[0]} (line {training[1]}) fails with 'XLA compilation "
+                           f"requires a fixed tensor list size' (measured); {advice}")
+                continue
             if not ops:  # the table measured a gradient that needs a compile-time constant
                 ctx.report(self, node,
                            f"the gradient of {name} needs a value XLA must know at compile time: training it in "
@@ -332,7 +360,8 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
             else:
                 measured = verdict.grad_unsupported if verdict is not None else ()
             ops = [op for op in measured if op not in forward]
-            const = not ops and variant is None and fact is not None and fact.grad_xla is False and fact.grad_const
+            const = not ops and variant is None and fact is not None and fact.grad_xla is False \
+                and (fact.grad_const or fact.grad_list_size)
             if (not ops and not const) or forward:
                 continue  # a forward without a kernel is XLA309's/XLA310's finding
             if predictions is None:

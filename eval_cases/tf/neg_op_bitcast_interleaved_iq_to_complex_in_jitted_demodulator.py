@@ -1,0 +1,27 @@
+"""Source: https://github.com/tensorflow/tensorflow/issues/122051 ("Complex types not supported" after `tf.bitcast` to complex under `jit_compile=True`). The near miss: build the complex samples from the I and Q channels with `tf.complex` instead of a bitcast, in the same radio demodulator and jit-compiled forward pass."""
+import tensorflow as tf
+
+
+class EnvelopeDetector(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.classifier = tf.keras.layers.Dense(2)
+
+    @tf.function(jit_compile=True)
+    def call(self, iq):
+        samples = tf.complex(iq[..., 0], iq[..., 1])
+        envelope = tf.abs(samples)
+        return self.classifier(envelope)
+
+
+# --- oracle ---
+_KEEP = []
+WRAP = False
+
+
+def ENTRY():
+    m = EnvelopeDetector()
+    _KEEP.append(m)
+    t = tf.range(2 * 16 * 2, dtype=tf.float32)
+    iq = tf.reshape(tf.cos(t * 0.2), [2, 16, 2])
+    return m, (iq,)

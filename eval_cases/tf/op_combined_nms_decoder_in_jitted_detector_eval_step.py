@@ -1,0 +1,43 @@
+"""Source: https://github.com/keras-team/keras-cv/issues/1077 ("RetinaNet doesn't evaluate on TPUStrategy": the evaluation step decodes predictions with `tf.image.combined_non_max_suppression`, and `CombinedNonMaxSuppression` has no XLA kernel, so the compiled `test_function` fails). Here a small anchor-based detector whose evaluation step decodes boxes with combined NMS inside the jit-compiled function."""
+import tensorflow as tf
+
+NUM_ANCHORS = 16
+NUM_CLASSES = 3
+
+
+class TinyDetector(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.backbone = tf.keras.layers.Conv2D(8, 3, padding="same", activation="relu")
+        self.box_head = tf.keras.layers.Dense(NUM_ANCHORS * 4)
+        self.cls_head = tf.keras.layers.Dense(NUM_ANCHORS * NUM_CLASSES)
+
+    def call(self, images):
+        feats = tf.reduce_mean(self.backbone(images), axis=[1, 2])
+        boxes = tf.sigmoid(tf.reshape(self.box_head(feats), [-1, NUM_ANCHORS, 1, 4]))
+        scores = tf.sigmoid(tf.reshape(self.cls_head(feats), [-1, NUM_ANCHORS, NUM_CLASSES]))
+        return boxes, scores
+
+
+class Evaluator:
+    def __init__(self):
+        self.model = TinyDetector()
+
+    @tf.function(jit_compile=True)
+    def eval_step(self, images):
+        boxes, scores = self.model(images, training=False)
+        decoded = tf.image.combined_non_max_suppression(  # XLA: op
+            boxes, scores, max_output_size_per_class=5, max_total_size=5, iou_threshold=0.5)
+        return decoded.nmsed_boxes, decoded.nmsed_scores, decoded.valid_detections
+
+
+# --- oracle ---
+_KEEP = []
+WRAP = False
+
+
+def ENTRY():
+    e = Evaluator()
+    _KEEP.append(e)
+    images = tf.reshape(tf.range(2 * 8 * 8 * 3, dtype=tf.float32), [2, 8, 8, 3]) / 384.0
+    return e.eval_step, (images,)
