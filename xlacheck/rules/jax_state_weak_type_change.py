@@ -270,7 +270,8 @@ class JaxStateWeakTypeChange(ModuleRule):
                         continue
                     for update, step in updates:
                         other = dict(bound_fields(update, fields)).get(field)
-                        first_call = _weak_types(ctx, index, _first_call_reads(jitted_by_name.get(step), initial_fields))
+                        reads = _first_call_reads(jitted_by_name.get(step), initial_fields)
+                        first_call = _weak_types(ctx, index, reads)
                         upd_kind = first_call.strength(other) if other is not None else None
                         if other is None or upd_kind is None or upd_kind[0] == init_kind[0]:
                             continue

@@ -88,8 +88,9 @@ class WhileLoopUnderReverseMode(Rule):
                 "@jax.jit\ndef g(x):\n    return jax.value_and_grad(lambda z: newton(z) * 2.0)(x)\n",
                 expected=(
                     (6, 12, "`jax.value_and_grad` differentiates the lambda in reverse mode, and it runs a "
-                            "jax.lax.while_loop (line 3, in `newton`): JAX cannot reverse-differentiate a while_loop (ValueError: "
-                            "Reverse-mode differentiation does not work for lax.while_loop); run a fixed number of "
+                            "jax.lax.while_loop (line 3, in `newton`): JAX cannot reverse-differentiate a while_loop "
+                            "(ValueError: Reverse-mode differentiation does not work for lax.while_loop); run a fixed "
+                            "number of "
                             "steps with lax.scan (or fori_loop with static bounds), or give the loop a jax.custom_vjp"),
                 )),
     )
