@@ -741,3 +741,51 @@ def test_rows_padded_to_each_batch_longest_compile_per_length():
     ns = _run(good)
     ns["evaluate"](batches)
     assert ns["generate"]._cache_size() == 1
+
+
+def test_state_field_read_from_reduction_at_init_compiles_twice():
+    # the step's first call reads `loglik` as init bound it: jnp.sum(...), strongly typed, so the
+    # returned `logz` is strongly typed while init built it weakly (jnp.asarray(-jnp.inf))
+    src = ("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
+           "class S(NamedTuple):\n    loglik: jax.Array\n    logz: jax.Array\n"
+           "def init(x):\n    return S(loglik=jnp.sum(x ** 2, axis=-1), logz=jnp.asarray(-jnp.inf))\n"
+           "@jax.jit\ndef step(state):\n    return S(state.loglik * 0.5, jnp.logaddexp(state.logz, state.loglik[0]))\n")
+    assert "XLA415" in _codes(src)
+    ns = _run(src)
+    state = ns["init"](jax.numpy.ones((4, 2)))
+    for _ in range(3):
+        state = ns["step"](state)
+    assert ns["step"]._cache_size() == 2
+
+
+def test_parameter_default_start_rebound_from_random_draw_result_compiles_twice():
+    src = ("import jax\nimport jax.numpy as jnp\nTRACES = []\n@jax.jit\ndef transition(q, key, step_size):\n"
+           "    TRACES.append(1)\n    p = jax.random.normal(key, q.shape)\n"
+           "    return q + step_size * p, jnp.minimum(1.0, jnp.exp(-jnp.sum(p ** 2)))\n"
+           "def warmup(q, keys, init_step_size=0.1):\n    step_size = init_step_size\n    for key in keys:\n"
+           "        q, acc = transition(q, key, step_size)\n        step_size = step_size * jnp.exp(acc - 0.8)\n"
+           "    return q\n")
+    assert "XLA415" in _codes(src)
+    ns = _run(src)
+    ns["warmup"](jax.numpy.zeros(2), jax.random.split(jax.random.PRNGKey(0), 3))
+    assert len(ns["TRACES"]) == 2
+    fixed = src.replace("step_size * jnp.exp(acc - 0.8)", "step_size * 0.9")
+    assert "XLA415" not in _codes(fixed)
+    ns = _run(fixed)
+    ns["warmup"](jax.numpy.zeros(2), jax.random.split(jax.random.PRNGKey(0), 3))
+    assert len(ns["TRACES"]) == 1
+
+
+def test_python_float_carried_through_exp_of_python_number_compiles_once():
+    src = ("import jax\nimport jax.numpy as jnp\nTRACES = []\n@jax.jit\ndef step(acc, x):\n    TRACES.append(1)\n"
+           "    return acc + jnp.exp(x)\ndef run(xs):\n    acc = 0.0\n    for x in xs:\n        acc = step(acc, 2.0)\n"
+           "    return acc\n")
+    assert "XLA415" not in _codes(src)
+    ns = _run(src)
+    ns["run"]([1, 2, 3])
+    assert len(ns["TRACES"]) == 1
+    summed = src.replace("jnp.exp(x)", "jnp.sum(x)")  # a reduction is strongly typed (jax_weak_types.json)
+    assert "XLA415" in _codes(summed)
+    ns = _run(summed)
+    ns["run"]([1, 2, 3])
+    assert len(ns["TRACES"]) == 2

@@ -12,6 +12,8 @@ op table through :mod:`xlacheck.analysis.torch_model`):
 - which call-to-call differences retrace a ``tf.function``: ``xlacheck/data/tf_retrace.json``
   (:mod:`xlacheck.retrace_table`);
 - what changes ``jax.jit``'s cache key: ``xlacheck/data/jax_cache_key.json`` (:mod:`xlacheck.jax_cache`);
+- which JAX functions return weakly typed results: ``xlacheck/data/jax_weak_types.json``
+  (``tools/generate_jax_weak_type_table.py``, read through :mod:`xlacheck.analysis.weak_types`);
 - AutoGraph's do-not-convert module list: ``xlacheck/data/autograph_do_not_convert.json``
   (``tools/generate_autograph_table.py``, read through :func:`autograph_skip_modules`).
 

@@ -109,6 +109,7 @@ from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
 from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep
 from xlacheck.rules.variable_initialized_from_traced_data import VariableInitializedFromTracedData
 from xlacheck.rules.while_loop_gradient_without_bound import WhileLoopGradientWithoutBound
+from xlacheck.rules.while_loop_under_reverse_mode import WhileLoopUnderReverseMode
 
 ALL_RULES: tuple[type[Rule], ...] = (
     # XLA1xx data-dependent control flow
@@ -164,6 +165,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     LayerReturnedFromTracedCall,
     OperationReturnedFromTracedCall,
     TracerLeakedFromLaxBody,
+    WhileLoopUnderReverseMode,
     CompiledLoopDifferentiatedOutside,  # a module rule: an eager tape around a compiled loop
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA

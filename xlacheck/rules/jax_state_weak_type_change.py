@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from xlacheck import jax_cache
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.pytrees import state_classes
+from xlacheck.analysis.weak_types import WeakTypes, python_number
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_arguments,
@@ -26,15 +28,6 @@ from xlacheck.rules._recompile_scope import (
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
-# jax.numpy functions whose result takes its dtype from a Python value when no dtype is given
-# (measured on jax 0.10.2: jnp.asarray(0.0), jnp.array(0) and jnp.full((), 1.0) are weakly typed;
-# jnp.zeros(()) and jnp.ones(()) are float32, strongly typed).
-_WEAK_FROM_VALUE = {"jnp.asarray": 1, "jnp.array": 1, "jnp.full": 2}
-_STRONG_WITHOUT_DTYPE = frozenset({"jnp.zeros", "jnp.ones", "jnp.empty", "jnp.eye", "jnp.arange", "jnp.linspace"})
-_SCALAR_TYPES = frozenset({f"jnp.{t}" for t in (
-    "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint32",
-    "complex64", "bool_")})
-
 
 def _weak_number(initial: ast.Constant) -> str:
     """How jax.jit types a Python number literal: ``a Python int (weakly typed int32)``."""
@@ -50,8 +43,12 @@ class JaxStateWeakTypeChange(ModuleRule):
     `jnp.asarray(0.0)`/`jnp.array(0)`/`jnp.full(shape, 1.0)` without a dtype) where the state is
     created, while a `jax.jit` function of this file that reads the state rebuilds the same field
     strongly typed (`.astype(jnp.float32)`, `jnp.float32(...)`, `jnp.asarray(x, dtype)`,
-    `jnp.zeros(...)`), or the other way round. Only evident types count: a field computed by
-    arithmetic is not judged. The same for a Python number carried through a jitted call in a
+    `jnp.zeros(...)`, or arithmetic and `jnp` functions of such a value, a reduction such as
+    `jnp.sum` or a random draw, whose weak type is measured in `xlacheck/data/jax_weak_types.json`;
+    a field of the state read in the step is what the initialisation binds it to, which the step's
+    first call receives), or the other way round. Only evident types count: a value computed from
+    something unknown (a parameter, a call of another module) is not judged. The same for a Python
+    number (a literal, or a parameter's default that no call of this file passes) carried through a jitted call in a
     loop (`total = 0` before it, `total = step(total, batch)` in it) when the step evidently
     returns it as a float (from an int) or strongly typed (also through a name the step assigns
     once: `new_step = stepsize * jnp.float32(0.5)`; or as `acc + jnp.sum(x)`, arithmetic with a
@@ -119,17 +116,25 @@ class JaxStateWeakTypeChange(ModuleRule):
         Example("import jax\n@jax.jit\ndef step(p, lr, i):\n    return p * lr + i\n"
                 "def train(p, n):\n    lr, i = 0.1, 0\n    for _ in range(n):\n        p = step(p, lr, i)\n"
                 "        lr = lr * 0.5\n        i += 1\n    return p\n"),
+        # jnp.exp of a Python number stays weakly typed (xlacheck/data/jax_weak_types.json): one trace
+        # (measured on jax 0.10.2; with jnp.sum here it would compile twice: a reduction is strongly typed)
         Example(
                 "import jax\n"
                 "import jax.numpy as jnp\n"
                 "@jax.jit\n"
                 "def step(acc, x):\n"
-                "    return acc + jnp.sum(x)\n"
+                "    return acc + jnp.exp(x)\n"
                 "def run(xs):\n"
                 "    acc = 0.0\n"
                 "    for x in xs:\n"
                 "        acc = step(acc, 2.0)\n"
                 "    return acc\n"),
+        # the loop rebinds the parameter-default start with a Python number: weakly typed all along
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef transition(q, key, step_size):\n"
+                "    p = jax.random.normal(key, q.shape)\n"
+                "    return q + step_size * p, jnp.minimum(1.0, jnp.exp(-jnp.sum(p ** 2)))\n"
+                "def warmup(q, keys, init_step_size=0.1):\n    step_size = init_step_size\n    for key in keys:\n"
+                "        q, acc = transition(q, key, step_size)\n        step_size = step_size * 0.9\n    return q\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
@@ -210,6 +215,32 @@ class JaxStateWeakTypeChange(ModuleRule):
                             "type, so jax.jit compiles again; start it as the type the loop gives it (a float "
                             "literal, or jnp.asarray(x, jnp.float32))"),
                 )),
+        # a field read on the step's first call holds what init bound it to: a reduction, strongly typed
+        Example("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
+                "class S(NamedTuple):\n    loglik: jax.Array\n    logz: jax.Array\n"
+                "def init(x):\n    return S(loglik=jnp.sum(x ** 2, axis=-1), logz=jnp.asarray(-jnp.inf))\n"
+                "@jax.jit\ndef step(state):\n"
+                "    return S(state.loglik * 0.5, jnp.logaddexp(state.logz, state.loglik[0]))\n",
+                expected=(
+                    (8, 52, "field `logz` of `S` is weakly typed here (jnp.asarray of a Python number, no dtype) but "
+                            "jitted `step` rebuilds it strongly typed (jnp.sum(...)) at line 11: the state it returns "
+                            "has a different abstract type, so jax.jit compiles the step again on the next call; "
+                            "build the field with the dtype the update keeps"),
+                )),
+        # a parameter's Python-number default as the start; the loop rebinds it from a random draw's result
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef transition(q, key, step_size):\n"
+                "    p = jax.random.normal(key, q.shape)\n"
+                "    return q + step_size * p, jnp.minimum(1.0, jnp.exp(-jnp.sum(p ** 2)))\n"
+                "def warmup(q, keys, init_step_size=0.1):\n    step_size = init_step_size\n    for key in keys:\n"
+                "        q, acc = transition(q, key, step_size)\n        step_size = step_size * jnp.exp(acc - 0.8)\n"
+                "    return q\n",
+                expected=(
+                    (8, 17, "`step_size` starts as a Python float (weakly typed float32), the default of "
+                            "`init_step_size`, and the loop rebinds it strongly typed (jnp.sum(...)) (line 11) before "
+                            "the next call of jitted `transition`: that call has a different abstract type, so "
+                            "jax.jit compiles again; start it as the type the loop gives it (a float literal, or "
+                            "jnp.asarray(x, jnp.float32))"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -232,13 +263,16 @@ class JaxStateWeakTypeChange(ModuleRule):
             if not inits or not updates:
                 continue
             for init in inits:
-                for field, init_expr in bound_fields(init, fields):
+                initial_fields = dict(bound_fields(init, fields))
+                for field, init_expr in initial_fields.items():
                     init_kind = self._weakness(ctx, index, init_expr)
                     if init_kind is None:
                         continue
                     for update, step in updates:
                         other = dict(bound_fields(update, fields)).get(field)
-                        upd_kind = self._weakness(ctx, index, other) if other is not None else None
+                        reads = _first_call_reads(jitted_by_name.get(step), initial_fields)
+                        first_call = _weak_types(ctx, index, reads)
+                        upd_kind = first_call.strength(other) if other is not None else None
                         if other is None or upd_kind is None or upd_kind[0] == init_kind[0]:
                             continue
                         ctx.report(self, init_expr,
@@ -271,10 +305,11 @@ class JaxStateWeakTypeChange(ModuleRule):
                 initial = self._value_before_loop(index, call, carried)
                 if initial is None:
                     continue
-                change = self._carried_change(ctx, index, initial, returned) or _mixed_with_array_argument(
-                    ctx, index, call, params, param, returned)
+                at, start = _start_shown(index, call, carried, initial)
+                change = self._carried_change(ctx, index, initial, returned, _mixed_with_array_argument(
+                    ctx, index, call, params, param, returned))
                 if change is not None:
-                    ctx.report(self, initial, f"`{carried}` starts as {_weak_number(initial)} "
+                    ctx.report(self, at, f"`{carried}` starts as {start} "
                                               f"and is then fed back from jitted `{jitted_name}`, which returns it "
                                               f"{change} (line {returned.lineno}): the second call has a different "
                                               "abstract type, so jax.jit compiles again; start it as an array of "
@@ -303,12 +338,13 @@ class JaxStateWeakTypeChange(ModuleRule):
                 initial = self._value_before_loop(index, call, arg.id)
                 if initial is None or id(initial) in reported:
                     continue
+                at, start = _start_shown(index, call, arg.id, initial)
                 change = self._rebound_change(ctx, index, call, arg.id, initial, jitted)
                 if change is None:
                     continue
                 how, line = change
                 reported.add(id(initial))
-                ctx.report(self, initial, f"`{arg.id}` starts as {_weak_number(initial)} and "
+                ctx.report(self, at, f"`{arg.id}` starts as {start} and "
                                           f"the loop rebinds it {how} (line {line}) before the next call of jitted "
                                           f"`{shown}`: that call has a different abstract type, so "
                                           "jax.jit compiles again; start it as the type the loop gives it (a float "
@@ -342,77 +378,101 @@ class JaxStateWeakTypeChange(ModuleRule):
 
     @staticmethod
     def _value_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.Constant | None:
-        """The Python number ``name`` is bound to right before the outermost loop around ``call``."""
+        """The Python number ``name`` is bound to right before the outermost loop around ``call``: a
+        literal, or the Python-number default of a parameter of the enclosing function that no call
+        in this file passes (``def run(q, init_step_size=0.1): step_size = init_step_size``)."""
         value = bound_before_loop(index, call, name)
+        if isinstance(value, ast.Name):
+            value = _parameter_default(index, value)
         return value if isinstance(value, ast.Constant) and type(value.value) in (int, float) else None
 
     def _carried_change(self, ctx: ModuleContext, index: ModuleIndex, initial: ast.Constant,
-                        returned: ast.expr) -> str | None:
-        """How the returned value evidently differs from the weakly typed Python number it started as."""
+                        returned: ast.expr, mixed: str | None) -> str | None:
+        """How the returned value evidently differs from the weakly typed Python number it started as
+        (``mixed``: the reason :func:`_mixed_with_array_argument` found, shown first)."""
         if isinstance(initial.value, int) and _float_valued(ctx, returned):
             return "as a float"
+        if mixed is not None:
+            return mixed
         kind = self._strength(ctx, index, returned)
         return f"strongly typed ({kind})" if kind is not None else None
 
     def _strength(self, ctx: ModuleContext, index: ModuleIndex, e: ast.expr, depth: int = 0) -> str | None:
-        """Why ``e`` is evidently strongly typed (an operand of arithmetic that is makes it so); a
-        name is followed to its single assignment in the jitted function."""
-        if isinstance(e, ast.BinOp):
-            return self._strength(ctx, index, e.left, depth) or self._strength(ctx, index, e.right, depth)
-        if isinstance(e, ast.UnaryOp):
-            return self._strength(ctx, index, e.operand, depth)
-        if isinstance(e, ast.Name) and depth == 0:
-            # `new_step = stepsize * jnp.float32(0.5)` then `return ..., new_step`: its single assignment
-            func = index.function_of(e)
-            values = [] if func is None or isinstance(func, ast.Lambda) else [
-                n.value for n in index.scope_nodes(func) if isinstance(n, ast.Assign)
-                and any(isinstance(t, ast.Name) and t.id == e.id for t in n.targets)]
-            return self._strength(ctx, index, values[0], 1) if len(values) == 1 else None
-        kind = self._weakness(ctx, index, e, depth=1)
+        """Why ``e`` is evidently strongly typed (an operand of arithmetic that is makes it so, a
+        measured strong function such as a reduction or a random draw, a name followed to its single
+        assignment in its function or unpacked from a call of a function of this file)."""
+        kind = self._weakness(ctx, index, e)
         return kind[1] if kind is not None and kind[0] == "strongly" else None
 
     # -- weak or strong, when evident ---------------------------------------------------------
     def _weakness(self, ctx: ModuleContext, index: ModuleIndex, expr: ast.expr,
                   depth: int = 0) -> tuple[str, str] | None:
-        """("weakly", why) or ("strongly", why) when ``expr``'s weak type is evident, else None."""
-        if _python_number(expr):
-            return "weakly", "a Python number"
-        if isinstance(expr, ast.Name) and depth == 0:
-            func = index.function_of(expr)
-            if func is None or isinstance(func, ast.Lambda):
-                return None
-            values = [n.value for n in index.scope_nodes(func) if isinstance(n, (ast.Assign, ast.AnnAssign))
-                      and n.value is not None
-                      and any(isinstance(t, ast.Name) and t.id == expr.id
-                              for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
-            augmented = any(isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == expr.id
-                            for n in index.scope_nodes(func))
-            return self._weakness(ctx, index, values[0], depth + 1) if len(values) == 1 and not augmented else None
-        if not isinstance(expr, ast.Call):
-            return None
-        if isinstance(expr.func, ast.Attribute) and expr.func.attr == "astype" and expr.args \
-                and ctx.facts.aliases.resolve(expr.func.value) is None:
-            return "strongly", ".astype(...)"
-        name = ctx.facts.aliases.resolve(expr.func)
-        if name is None:
-            return None
-        if name.startswith("np."):
-            return "strongly", "a NumPy value"  # NumPy arrays and scalars are never weakly typed
-        short = name
-        has_dtype = any(k.arg == "dtype" for k in expr.keywords)
-        if name in _SCALAR_TYPES:
-            return "strongly", f"{short}(...)"
-        if name in _WEAK_FROM_VALUE:
-            position = _WEAK_FROM_VALUE[name]
-            if has_dtype or len(expr.args) > position:
-                return "strongly", f"{short} with a dtype"
-            value = expr.args[position - 1] if len(expr.args) >= position else None
-            if value is not None and _python_number(value):
-                return "weakly", f"{short} of a Python number, no dtype"
-            return None
-        if name in _STRONG_WITHOUT_DTYPE:
-            return "strongly", f"{short}(...)"
+        """("weakly", why) or ("strongly", why) when ``expr``'s weak type is evident, else None
+        (:class:`xlacheck.analysis.weak_types.WeakTypes`, from the measured table)."""
+        return _weak_types(ctx, index).strength(expr, depth)
+
+
+def _weak_types(ctx: ModuleContext, index: ModuleIndex,
+                reads: Callable[[ast.expr], ast.expr | None] | None = None) -> WeakTypes:
+    """The module's weak-type evaluator; a call of a function defined at the top of this file is
+    followed into its single ``return`` (``q, acc = step(q, key)``: ``acc`` is what ``step`` returns)."""
+    defs = {n.name: n for n in ctx.tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+    def callee(call: ast.Call) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        return defs.get(call.func.id) if isinstance(call.func, ast.Name) else None
+
+    return WeakTypes(index, ctx.facts.aliases.resolve, callee, reads)
+
+
+def _first_call_reads(step: FunctionInfo | None,
+                      initial: dict[str, ast.expr]) -> Callable[[ast.expr], ast.expr | None] | None:
+    """In the jitted ``step``, ``state.field`` (a parameter's attribute named as a field of the state)
+    holds, on the step's first call, what the state's initialisation binds the field to."""
+    if step is None or not isinstance(step.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
+    params = {a.arg for a in (*step.node.args.posonlyargs, *step.node.args.args, *step.node.args.kwonlyargs)}
+
+    def reads(e: ast.expr) -> ast.expr | None:
+        if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id in params:
+            return initial.get(e.attr)
+        return None
+
+    return reads
+
+
+def _start_shown(index: ModuleIndex, call: ast.Call, name: str, initial: ast.Constant) -> tuple[ast.AST, str]:
+    """Where to report a carried value's Python-number start, and how to describe it: at the literal,
+    or, for a parameter's default, at the name the loop starts from (``step_size = init_step_size``)."""
+    origin = bound_before_loop(index, call, name)
+    if isinstance(origin, ast.Name):
+        return origin, f"{_weak_number(initial)}, the default of `{origin.id}`,"
+    return initial, _weak_number(initial)
+
+
+def _parameter_default(index: ModuleIndex, name: ast.Name) -> ast.expr | None:
+    """The default of the parameter ``name`` reads, when no call in this file passes that parameter."""
+    func = index.function_of(name)
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    if name.id not in defaults or any(isinstance(n, ast.Name) and n.id == name.id and isinstance(n.ctx, ast.Store)
+                                      for n in index.scope_nodes(func)):
+        return None
+    position = next((i for i, a in enumerate(positional) if a.arg == name.id), None)
+    for call, _ in index.calls:
+        if not (isinstance(call.func, ast.Name) and call.func.id == func.name
+                or isinstance(call.func, ast.Attribute) and call.func.attr == func.name):
+            continue
+        if any(k.arg == name.id or k.arg is None for k in call.keywords) or any(
+                isinstance(a, ast.Starred) for a in call.args):
+            return None
+        offset = 1 if isinstance(call.func, ast.Attribute) and positional and positional[0].arg == "self" else 0
+        if position is not None and len(call.args) + offset > position:
+            return None
+    return defaults[name.id]
 
 
 def _mixed_with_array_argument(ctx: ModuleContext, index: ModuleIndex, call: ast.Call, params: list[str],
@@ -445,19 +505,13 @@ def _mixed_with_array_argument(ctx: ModuleContext, index: ModuleIndex, call: ast
         if name is None or not name.startswith("jnp.") or param == carried or param not in params:
             continue
         arg = passed.get(param)
-        if arg is None or _python_number(arg) or isinstance(arg, ast.Name) and (
-                (before := bound_before_loop(index, call, arg.id)) is not None and _python_number(before)):
+        if arg is None or python_number(arg) or isinstance(arg, ast.Name) and (
+                (before := bound_before_loop(index, call, arg.id)) is not None and python_number(before)):
             continue
         if not isinstance(arg, (ast.Name, ast.Subscript, ast.Attribute)):
             continue
         return f"strongly typed ({name} of the array argument `{param}`)"
     return None
-
-
-def _python_number(expr: ast.expr) -> bool:
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-        expr = expr.operand
-    return isinstance(expr, ast.Constant) and type(expr.value) in (int, float)
 
 
 _FLOAT_FUNCTIONS = frozenset({f"jnp.{f}" for f in (

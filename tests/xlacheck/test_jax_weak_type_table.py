@@ -1,0 +1,69 @@
+"""xlacheck/data/jax_weak_types.json against JAX: the generator re-measures every function and the
+file must match; the evaluator (xlacheck.analysis.weak_types) answers from it. The table test is
+skipped without JAX."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from xlacheck.analysis.scopes import ScopeTree
+from xlacheck.analysis.weak_types import WeakTypes, result_kind
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_table_matches_jax():
+    pytest.importorskip("jax")
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "generate_jax_weak_type_table.py"), "--check"],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+@pytest.mark.parametrize(("name", "kind"), [
+    # what the evaluator relies on: reductions and draws are strongly typed, elementwise math propagates
+    ("jnp.sum", "strong"), ("jnp.mean", "strong"), ("jax.random.normal", "strong"), ("jax.random.uniform", "strong"),
+    ("jnp.exp", "propagates"), ("jnp.add", "propagates"), ("jnp.multiply", "propagates"), ("jnp.where", "propagates"),
+    ("jnp.maximum", "propagates"), ("jnp.nonexistent_function", None),
+])
+def test_result_kinds(name: str, kind: str | None):
+    assert result_kind(name) == kind
+
+
+def _strength_of_last(src: str) -> tuple[str, str] | None:
+    tree = ast.parse(src)
+    scopes = ScopeTree(tree)
+
+    def resolve(e: ast.expr) -> str | None:
+        parts = []
+        while isinstance(e, ast.Attribute):
+            parts.append(e.attr)
+            e = e.value
+        if isinstance(e, ast.Name) and e.id in ("jnp", "jax", "np"):
+            return ".".join([e.id, *reversed(parts)])
+        return None
+
+    func = tree.body[-1]
+    assert isinstance(func, ast.FunctionDef)
+    ret = func.body[-1]
+    assert isinstance(ret, ast.Return) and ret.value is not None
+    return WeakTypes(scopes, resolve).strength(ret.value)
+
+
+@pytest.mark.parametrize(("src", "expected"), [
+    ("def f(x):\n    return 0.5 * 2\n", "weakly"),
+    ("def f(x):\n    y = jnp.sum(x)\n    return 0.5 * y\n", "strongly"),
+    ("def f(key):\n    return 1.0 + jax.random.normal(key, (3,))\n", "strongly"),
+    ("def f(x):\n    return jnp.exp(x.shape[0] * 0.5)\n", "weakly"),
+    ("def f(x):\n    return x * 2.0\n", None),  # a parameter: unknown
+    ("def f(x):\n    y = 1.0\n    y += x\n    return y\n", None),  # rebound: no single binding
+    ("def f(x):\n    return jnp.asarray(-jnp.inf)\n", "weakly"),
+    ("def f(x):\n    return jnp.asarray(x, jnp.float32)\n", "strongly"),
+])
+def test_evaluator(src: str, expected: str | None):
+    found = _strength_of_last(src)
+    assert (found[0] if found else None) == expected

@@ -1,0 +1,220 @@
+"""Weakly and strongly typed JAX values, when the source makes it evident.
+
+``jax.jit`` keys its cache on each argument's weak type: a Python number (or ``jnp.asarray(0.0)``)
+is a *weakly typed* value, a ``float32`` array a strongly typed one, and a step that receives the
+first and returns the second compiles twice. Which JAX functions return a weakly typed result is
+measured, not guessed: ``xlacheck/data/jax_weak_types.json`` (``tools/generate_jax_weak_type_table.py``)
+records, per function, whether the result is weakly typed when every numeric input is
+(``propagates``), never (``strong``: random draws, ``jnp.sum``/``jnp.mean`` and the other
+reductions, ``jax.nn.softmax``), or always (``weak``). :class:`WeakTypes` follows an expression
+through arithmetic, those functions, indexing and the single assignment of a name (also a name
+unpacked from a call of a function of this file, to that function's return value) and answers
+``("strongly"|"weakly", why)`` only when the answer is evident; anything it cannot see (a
+parameter, a field read from a state, a call it does not know) is unknown, never guessed.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Callable
+
+from xlacheck._data import load_json
+from xlacheck.analysis.scopes import ScopeTree
+
+# jax.numpy functions whose result takes its weak type from a Python value when no dtype is given
+# (measured on jax 0.10.2: jnp.asarray(0.0), jnp.array(0) and jnp.full((), 1.0) are weakly typed;
+# jnp.zeros(()) and jnp.ones(()) are float32, strongly typed). Value: the position of that value.
+WEAK_FROM_VALUE = {"jnp.asarray": 1, "jnp.array": 1, "jnp.full": 2}
+STRONG_WITHOUT_DTYPE = frozenset({"jnp.zeros", "jnp.ones", "jnp.empty", "jnp.eye", "jnp.arange", "jnp.linspace"})
+SCALAR_TYPES = frozenset({f"jnp.{t}" for t in (
+    "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint32",
+    "complex64", "bool_")})
+# Module attributes that are Python floats (jnp.inf is `float("inf")`).
+PYTHON_FLOAT_CONSTANTS = frozenset({f"{m}.{c}" for m in ("jnp", "np", "math") for c in ("inf", "nan", "pi", "e")})
+# Python operators and the jax.numpy function each one calls.
+_OPERATORS: dict[type[ast.operator], str] = {
+    ast.Add: "jnp.add", ast.Sub: "jnp.subtract", ast.Mult: "jnp.multiply", ast.Div: "jnp.true_divide",
+    ast.Pow: "jnp.power", ast.MatMult: "jnp.matmul"}
+# Array methods that keep the receiver's weak type (a view or a reshaping of it).
+_SHAPE_METHODS = frozenset({"reshape", "ravel", "flatten", "squeeze", "transpose", "swapaxes", "copy"})
+# Which positional arguments decide the result's dtype (default: all of them).
+_DTYPE_ARGUMENTS: dict[str, slice] = {"jnp.where": slice(1, 3), "jnp.take": slice(0, 1)}
+
+
+@functools.cache
+def _functions() -> dict[str, dict[str, object]]:
+    functions: dict[str, dict[str, object]] = load_json("jax_weak_types.json")["functions"]
+    return functions
+
+
+def result_kind(name: str) -> str | None:
+    """The measured kind of the JAX function ``name`` (``strong``, ``propagates``, ``weak``), or None."""
+    entry = _functions().get(name)
+    return None if entry is None else str(entry["kind"])
+
+
+def python_number(expr: ast.expr) -> bool:
+    """A Python int or float literal, signed or not."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        expr = expr.operand
+    return isinstance(expr, ast.Constant) and type(expr.value) in (int, float)
+
+
+Strength = tuple[str, str]  # ("weakly" | "strongly", why)
+
+
+def _static_size(e: ast.expr) -> bool:
+    """``x.shape[0]``, ``len(x)``: a Python int, whatever ``x`` is."""
+    if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
+        return True
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len" and len(e.args) == 1
+
+
+class WeakTypes:
+    """Evident weak types of the expressions of one module (see the module docstring).
+
+    ``resolve`` gives an expression's canonical API name (``jnp.sum``) or None; ``callee`` the
+    ``def`` of this file a call runs, when it is known (for a name unpacked from its result)."""
+
+    def __init__(self, scopes: ScopeTree, resolve: Callable[[ast.expr], str | None],
+                 callee: Callable[[ast.Call], ast.FunctionDef | ast.AsyncFunctionDef | None] | None = None,
+                 reads: Callable[[ast.expr], ast.expr | None] | None = None, max_depth: int = 12) -> None:
+        self.scopes = scopes
+        self.resolve = resolve
+        self.callee = callee
+        # what a read evidently holds (a state field read in a jitted step: the value the state's
+        # initialisation binds it to, which the step's first call receives), else None
+        self.reads = reads
+        self.max_depth = max_depth
+
+    def strength(self, e: ast.expr, depth: int = 0) -> Strength | None:
+        if depth > self.max_depth:
+            return None
+        if python_number(e):
+            return "weakly", "a Python number"
+        if isinstance(e, ast.Attribute) and self.resolve(e) in PYTHON_FLOAT_CONSTANTS:
+            return "weakly", "a Python number"
+        if _static_size(e):
+            return "weakly", "a Python int (a static size)"
+        if self.reads is not None and isinstance(e, (ast.Attribute, ast.Subscript)):
+            held = self.reads(e)
+            if held is not None:
+                return self.strength(held, depth + 1)
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+            return self.strength(e.operand, depth + 1)
+        if isinstance(e, ast.BinOp):
+            op = _OPERATORS.get(type(e.op))
+            if op is None or result_kind(op) != "propagates":
+                return None
+            return self._combined([e.left, e.right], depth)
+        if isinstance(e, ast.Subscript):
+            return self.strength(e.value, depth + 1)
+        if isinstance(e, ast.Name):
+            return self._name(e, depth)
+        if isinstance(e, ast.Call):
+            return self._call(e, depth)
+        return None
+
+    def _combined(self, operands: list[ast.expr], depth: int) -> Strength | None:
+        """A function that propagates: strongly typed when an operand is, weakly when all are."""
+        kinds = [self.strength(o, depth + 1) for o in operands]
+        strong = next((k for k in kinds if k is not None and k[0] == "strongly"), None)
+        if strong is not None:
+            return strong
+        if kinds and all(k is not None and k[0] == "weakly" for k in kinds):
+            return "weakly", "arithmetic of Python numbers"
+        return None
+
+    def _call(self, e: ast.Call, depth: int) -> Strength | None:
+        func = e.func
+        target = self.callee(e) if self.callee is not None and isinstance(func, ast.Name) else None
+        if target is not None:
+            # a function of this file: its single return value (its parameters stay unknown)
+            returns = [n.value for n in self.scopes.scope_nodes(target) if isinstance(n, ast.Return)]
+            if len(returns) == 1 and returns[0] is not None and not isinstance(returns[0], ast.Tuple):
+                return self.strength(returns[0], depth + 1)
+            return None
+        if isinstance(func, ast.Attribute) and self.resolve(func) is None:
+            if func.attr == "astype" and e.args:
+                return "strongly", ".astype(...)"
+            if func.attr in _SHAPE_METHODS:
+                return self.strength(func.value, depth + 1)
+            if result_kind(f"jnp.{func.attr}") == "strong" and not e.args:
+                return "strongly", f".{func.attr}()"
+            return None
+        name = self.resolve(func)
+        if name is None:
+            return None
+        if name.startswith("np."):
+            return "strongly", "a NumPy value"  # NumPy arrays and scalars are never weakly typed
+        has_dtype = any(k.arg == "dtype" for k in e.keywords)
+        if name in SCALAR_TYPES:
+            return "strongly", f"{name}(...)"
+        if name in WEAK_FROM_VALUE:
+            position = WEAK_FROM_VALUE[name]
+            if has_dtype or len(e.args) > position:
+                return "strongly", f"{name} with a dtype"
+            value = e.args[position - 1] if len(e.args) >= position else None
+            if value is not None and (python_number(value) or isinstance(value, ast.UnaryOp) and isinstance(
+                    value.operand, ast.Attribute) and self.resolve(value.operand) in PYTHON_FLOAT_CONSTANTS
+                    or isinstance(value, ast.Attribute) and self.resolve(value) in PYTHON_FLOAT_CONSTANTS):
+                return "weakly", f"{name} of a Python number, no dtype"
+            return None
+        if name in STRONG_WITHOUT_DTYPE:
+            return "strongly", f"{name}(...)"
+        kind = result_kind(name)
+        if kind == "strong":
+            return "strongly", f"{name}(...)"
+        if kind == "propagates" and not has_dtype:
+            args = e.args[_DTYPE_ARGUMENTS.get(name, slice(None))]
+            if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
+                args = list(args[0].elts)
+            return self._combined(list(args), depth) if args else None
+        return None
+
+    def _name(self, e: ast.Name, depth: int) -> Strength | None:
+        """A name bound once in its function: what it is bound to (an element of a tuple that a
+        call of a function of this file returns, followed into that function)."""
+        func = self.scopes.function_of(e)
+        if func is None or isinstance(func, ast.Lambda):
+            return None
+        bindings: list[tuple[ast.AST, ast.expr | None]] = []
+        for n in self.scopes.scope_nodes(func):
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == e.id:
+                return None
+            if isinstance(n, (ast.For, ast.AsyncFor)) and any(
+                    isinstance(t, ast.Name) and t.id == e.id for t in ast.walk(n.target)):
+                return None
+            if isinstance(n, ast.Assign):
+                for target in n.targets:
+                    if isinstance(target, ast.Name) and target.id == e.id:
+                        bindings.append((n, n.value))
+                    elif isinstance(target, ast.Tuple):
+                        for i, elt in enumerate(target.elts):
+                            if isinstance(elt, ast.Name) and elt.id == e.id:
+                                bindings.append((n, self._unpacked(n.value, i, len(target.elts))))
+            elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == e.id:
+                bindings.append((n, n.value))
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                a.arg == e.id for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)):
+            return None
+        if len(bindings) != 1 or bindings[0][1] is None:
+            return None
+        value = bindings[0][1]
+        return self.strength(value, depth + 1) if value is not None else None
+
+    def _unpacked(self, value: ast.expr, position: int, size: int) -> ast.expr | None:
+        """Element ``position`` of ``value`` unpacked into ``size`` names: of a tuple literal, or of
+        the tuple the called function of this file returns (its single ``return``)."""
+        if isinstance(value, ast.Tuple) and len(value.elts) == size:
+            return value.elts[position]
+        if not isinstance(value, ast.Call) or self.callee is None:
+            return None
+        target = self.callee(value)
+        if target is None:
+            return None
+        returns = [n.value for n in self.scopes.scope_nodes(target) if isinstance(n, ast.Return)]
+        if len(returns) != 1 or not isinstance(returns[0], ast.Tuple) or len(returns[0].elts) != size:
+            return None
+        return returns[0].elts[position]

@@ -1,0 +1,173 @@
+"""XLA329: reverse-mode differentiation (``jax.grad`` and friends) of a function that runs a ``jax.lax.while_loop``."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.rules.base import Example, Rule, RuleContext, call_name
+
+_REVERSE_MODE = frozenset({"jax.grad", "jax.value_and_grad", "jax.jacrev", "jax.hessian", "jax.vjp"})
+_CUSTOM_RULES = frozenset({"jax.custom_vjp", "jax.custom_jvp"})
+_Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+_MAX_DEPTH = 3  # calls of functions of this file followed from the differentiated function
+
+
+class WhileLoopUnderReverseMode(Rule):
+    """
+    ## What it does
+    Flags `jax.grad(f)`, `jax.value_and_grad(f)`, `jax.jacrev(f)`, `jax.hessian(f)` and `jax.vjp(f, ...)`
+    when `f` (a function of this file, or a lambda) runs a `jax.lax.while_loop`, directly or through
+    the functions of this file it calls (up to three calls deep). A function with its own derivative
+    rule (decorated with `jax.custom_vjp`/`jax.custom_jvp`, or wrapped by one) is not looked into, and a loop
+    that only carries integer literals, or whose call is inside `jax.lax.stop_gradient`, is not
+    flagged. Forward mode (`jax.jvp`, `jax.jacfwd`) is not flagged: it differentiates a while_loop.
+
+    ## Why is this bad?
+    A `while_loop` runs a number of iterations known only at run time, so JAX cannot store the
+    values reverse mode needs for the backward pass: tracing the gradient raises `ValueError:
+    Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with dynamic
+    start/stop values` (measured on jax 0.10.2, under `jax.jit` and without it; tensorflow issue
+    62828, TFP-on-JAX's Gram-Schmidt; mujoco issue 1207, MJX's solver).
+
+    ## Example
+    ```python
+    def solve(A, b):
+        return jax.lax.while_loop(lambda s: s[1] > 1e-6, lambda s: update(A, b, s), (b, 1.0))[0]
+
+    grads = jax.grad(lambda A: solve(A, b).sum())(A)
+    ```
+
+    ## Use instead
+    ```python
+    def solve(A, b, iterations=50):  # a fixed number of steps: lax.scan (or fori_loop with static bounds)
+        return jax.lax.scan(lambda x, _: (update(A, b, x), None), b, None, length=iterations)[0]
+    ```
+    or give the solver a `jax.custom_vjp` (implicit differentiation).
+
+    ## Fix safety
+    No automatic fix: a fixed number of iterations changes what the solver computes.
+    """
+
+    code = "XLA329"
+    fails_in_any_graph = True  # the gradient's trace fails, compiled or not
+    fix = None
+    name = "while-loop-under-reverse-mode"
+    node_types = (ast.Call,)
+
+    VALID = (
+        # fori_loop with static bounds lowers to a scan: reverse-differentiable
+        Example("import jax\nimport jax.numpy as jnp\ndef power(x):\n"
+                "    return jax.lax.fori_loop(0, 5, lambda i, y: y * x, x)\n"
+                "@jax.jit\ndef g(x):\n    return jax.grad(power)(x)\n"),
+        # forward mode differentiates a while_loop
+        Example("import jax\ndef newton(x):\n"
+                "    return jax.lax.while_loop(lambda s: s[1] < 5, lambda s: (s[0] * 0.5 + x, s[1] + 1), (x, 0))[0]\n"
+                "@jax.jit\ndef g(x):\n    return jax.jacfwd(newton)(x)\n"),
+        # a derivative rule of its own: JAX never differentiates the loop
+        Example("import jax\n@jax.custom_vjp\ndef fixed_point(x):\n"
+                "    return jax.lax.while_loop(lambda s: s[1] < 5, lambda s: (s[0] * 0.5 + x, s[1] + 1), (x, 0))[0]\n"
+                "def fwd(x):\n    return fixed_point(x), x\ndef bwd(x, g):\n    return (2.0 * g,)\n"
+                "fixed_point.defvjp(fwd, bwd)\n@jax.jit\ndef g(x):\n    return jax.grad(fixed_point)(x)\n"),
+        # a loop over integer literals only: nothing to differentiate through it
+        Example("import jax\ndef scaled(x):\n    n = jax.lax.while_loop(lambda i: i < 3, lambda i: i + 1, 0)\n"
+                "    return x * n\n@jax.jit\ndef g(x):\n    return jax.grad(scaled)(x)\n"),
+    )
+    INVALID = (
+        Example("import jax\nimport jax.numpy as jnp\ndef halve_until_small(x):\n"
+                "    return jax.lax.while_loop(lambda y: jnp.abs(y) > 1.0, lambda y: y * 0.5, x)\n"
+                "def loss(x):\n    return halve_until_small(x) ** 2\n"
+                "@jax.jit\ndef g(x):\n    return jax.grad(loss)(x)\n",
+                expected=(
+                    (9, 12, "`jax.grad` differentiates `loss` in reverse mode, and it runs a jax.lax.while_loop (line "
+                            "4, in `halve_until_small`): JAX cannot reverse-differentiate a while_loop (ValueError: "
+                            "Reverse-mode differentiation does not work for lax.while_loop); run a fixed number of "
+                            "steps with lax.scan (or fori_loop with static bounds), or give the loop a jax.custom_vjp"),
+                )),
+        Example("import jax\ndef newton(x):\n"
+                "    return jax.lax.while_loop(lambda s: s[1] < 5, lambda s: (s[0] * 0.5 + x, s[1] + 1), (x, 0))[0]\n"
+                "@jax.jit\ndef g(x):\n    return jax.value_and_grad(lambda z: newton(z) * 2.0)(x)\n",
+                expected=(
+                    (6, 12, "`jax.value_and_grad` differentiates the lambda in reverse mode, and it runs a "
+                            "jax.lax.while_loop (line 3, in `newton`): JAX cannot reverse-differentiate a while_loop "
+                            "(ValueError: Reverse-mode differentiation does not work for lax.while_loop); run a fixed "
+                            "number of "
+                            "steps with lax.scan (or fori_loop with static bounds), or give the loop a jax.custom_vjp"),
+                )),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        assert isinstance(node, ast.Call)
+        transform = call_name(node, ctx)
+        if transform not in _REVERSE_MODE or not node.args:
+            return
+        target = _function(node.args[0], ctx)
+        if target is None:
+            return
+        found = _while_loop_reached(target, ctx, set(), 0)
+        if found is None:
+            return
+        loop, owner = found
+        shown = "the lambda" if isinstance(target, ast.Lambda) else f"`{target.name}`"
+        where = "" if owner is target or isinstance(owner, ast.Lambda) else f", in `{owner.name}`"
+        ctx.report(self, node,
+                   f"`{transform}` differentiates {shown} in reverse mode, and it runs a jax.lax.while_loop "
+                   f"(line {loop.lineno}{where}): JAX cannot reverse-differentiate a while_loop (ValueError: "
+                   "Reverse-mode differentiation does not work for lax.while_loop); run a fixed number of steps "
+                   "with lax.scan (or fori_loop with static bounds), or give the loop a jax.custom_vjp")
+
+
+def _function(e: ast.expr, ctx: RuleContext) -> _Def | None:
+    """The function ``e`` names: a lambda, a def nested in the current function, or a def of the module."""
+    if isinstance(e, ast.Lambda):
+        return e
+    if not isinstance(e, ast.Name):
+        return None
+    for n in ast.walk(ctx.function.node):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == e.id and n is not ctx.function.node:
+            return n
+    found = ctx.module_funcs.get(e.id)
+    return found.node if found is not None and isinstance(found.node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+        else None
+
+
+def _custom_derivative(fn: _Def, ctx: RuleContext) -> bool:
+    """``fn`` has a derivative rule of its own: decorated with jax.custom_vjp/custom_jvp (also through a
+    partial), or wrapped by one at module level (``solve = jax.custom_vjp(_solve)``)."""
+    if isinstance(fn, ast.Lambda):
+        return False
+    for dec in fn.decorator_list:
+        parts = [dec, *(dec.args if isinstance(dec, ast.Call) else [])]
+        if any(ctx.resolve(p.func if isinstance(p, ast.Call) else p) in _CUSTOM_RULES for p in parts):
+            return True
+    return any(isinstance(v, ast.Call) and ctx.resolve(v.func) in _CUSTOM_RULES and v.args
+               and isinstance(v.args[0], ast.Name) and v.args[0].id == fn.name for v in ctx.module_values.values())
+
+
+def _integer_carry(init: ast.expr | None) -> bool:
+    """The loop carries only integer literals (a counter): it has nothing to differentiate."""
+    elts = init.elts if isinstance(init, ast.Tuple) else [init] if init is not None else []
+    return bool(elts) and all(isinstance(e, ast.Constant) and type(e.value) is int for e in elts)
+
+
+def _while_loop_reached(fn: _Def, ctx: RuleContext, seen: set[int], depth: int) -> tuple[ast.Call, _Def] | None:
+    """A ``jax.lax.while_loop`` call that ``fn`` runs, directly or through the functions of this file it
+    calls, with the function it is in."""
+    if id(fn) in seen or depth > _MAX_DEPTH or _custom_derivative(fn, ctx):
+        return None
+    seen.add(id(fn))
+    stopped = {id(n) for c in ast.walk(fn) if isinstance(c, ast.Call)
+               and call_name(c, ctx) == "jax.lax.stop_gradient" for n in ast.walk(c)}
+    calls = [c for c in ast.walk(fn) if isinstance(c, ast.Call) and id(c) not in stopped]
+    for c in calls:
+        if call_name(c, ctx) == "jax.lax.while_loop":
+            init = c.args[2] if len(c.args) > 2 else next((k.value for k in c.keywords if k.arg == "init_val"), None)
+            if not _integer_carry(init):
+                return c, fn
+    for c in calls:
+        if isinstance(c.func, ast.Name):
+            callee = _function(c.func, ctx)
+            if callee is not None and callee is not fn:
+                found = _while_loop_reached(callee, ctx, seen, depth + 1)
+                if found is not None:
+                    return found
+    return None
