@@ -1,0 +1,240 @@
+"""Compiled callables across the modules of a project: which module-level names of one file are
+compiled functions (``@jax.jit``, ``@partial(jax.jit, static_argnames=...)``, ``@tf.function``,
+``step = jax.jit(train_step, donate_argnums=0)``, ``predict = tf.function(predict, jit_compile=True)``),
+and what another file that imports them (``from pkg.train import step``, ``from pkg import train``
+then ``train.step(...)``, ``import pkg.train as t`` then ``t.step(...)``) needs to know to treat
+its calls of them as calls of a compiled function: the framework, the signature, the static
+parameters and the wrapper's options.
+
+The defining file's :class:`~xlacheck.analysis.project.Summary` lists its
+:class:`CompiledCallable` (:func:`compiled_callables`, from that file alone);
+:func:`xlacheck.analysis.project.compiled_imports` joins them to the files that import them; the
+engine sets the result on :attr:`~xlacheck.analysis.contexts.ModuleFacts.imported_compiled`, and
+the recompile rules' call resolvers (``jax_jitted_callee``, ``ModuleIndex.tf_function_called``)
+answer for these calls with a stand-in of the compiled function (:func:`stand_in`, :func:`tf_wrapper`):
+its signature only, no body, so nothing that needs the body's evidence fires on it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from xlacheck.analysis.contexts import Certainty, FunctionInfo, Level, ModuleFacts
+from xlacheck.analysis.tables import JAX_JIT_NAMES, JIT_COMPILE_KEYWORDS, TF_FUNCTION_NAMES
+
+# tf.function keywords a stand-in keeps when the defining file sets them to a literal True
+_TF_OPTIONS = ("jit_compile", "reduce_retracing", "experimental_relax_shapes")
+
+
+@dataclass(frozen=True)
+class CompiledCallable:
+    """A module-level name of one file that is a compiled function."""
+
+    name: str  # the module-level name callers import
+    jax: bool  # jax.jit / jax.pmap (else tf.function)
+    known: bool  # the Python function's signature is known (a def of that file)
+    params: tuple[str, ...] = ()  # its positional parameters
+    kwonly: tuple[str, ...] = ()  # its keyword-only parameters
+    static: tuple[str, ...] = ()  # jax.jit static parameters
+    static_unknown: bool = False  # a jax.jit that names static arguments in a way not read here
+    options: tuple[str, ...] = ()  # tf.function keywords set to True (jit_compile, ...); "input_signature"
+    line: int = 0
+    where: str = ""  # "pkg/train.py:12", set by the project pass
+
+    def to_json(self) -> list[object]:
+        return [self.name, self.jax, self.known, list(self.params), list(self.kwonly), list(self.static),
+                self.static_unknown, list(self.options), self.line, self.where]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> CompiledCallable:
+        name, jax, known, params, kwonly, static, unknown, options, line, where = data
+        return cls(str(name), bool(jax), bool(known), tuple(params), tuple(kwonly), tuple(static), bool(unknown),
+                   tuple(options), int(line), str(where))
+
+    def key(self) -> list[object]:
+        return self.to_json()
+
+
+def _is_partial(func: ast.expr, resolve: Any) -> bool:
+    return resolve(func) == "functools.partial" or (isinstance(func, ast.Name) and func.id == "partial")
+
+
+def _wrapper_kind(wrapper: ast.expr, resolve: Any) -> tuple[bool, ast.Call | None] | None:
+    """(jax?, the call that holds the options) when ``wrapper`` (a decorator, or the function of a
+    wrapping call) is jax.jit/jax.pmap/tf.function, bare, called with options, or a
+    ``partial(jax.jit, ...)``; None otherwise."""
+    target = wrapper.func if isinstance(wrapper, ast.Call) else wrapper
+    call = wrapper if isinstance(wrapper, ast.Call) else None
+    name = resolve(target)
+    if name in JAX_JIT_NAMES:
+        return True, call
+    if name in TF_FUNCTION_NAMES:
+        return False, call
+    if call is not None and call.args and _is_partial(call.func, resolve):
+        inner = resolve(call.args[0])
+        if inner in JAX_JIT_NAMES:
+            return True, call
+        if inner in TF_FUNCTION_NAMES:
+            return False, call
+    return None
+
+
+def _options(call: ast.Call | None) -> tuple[str, ...]:
+    if call is None:
+        return ()
+    out: set[str] = set()
+    for kw in call.keywords:
+        value = kw.value
+        if kw.arg in JIT_COMPILE_KEYWORDS and isinstance(value, ast.Constant) and value.value is True:
+            out.add("jit_compile")
+        elif kw.arg in _TF_OPTIONS and isinstance(value, ast.Constant) and value.value is True:
+            out.add(kw.arg)
+        elif kw.arg == "input_signature" and not (isinstance(value, ast.Constant) and value.value is None):
+            out.add("input_signature")
+    return tuple(sorted(out))
+
+
+def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    args = node.args
+    return tuple(a.arg for a in args.posonlyargs + args.args), tuple(a.arg for a in args.kwonlyargs)
+
+
+def _module_statements(tree: ast.Module) -> list[ast.stmt]:
+    """Module-level statements, also under module-level ``if``/``try`` (a guarded import's fallback)."""
+    out: list[ast.stmt] = []
+    stack = list(reversed(tree.body))
+    while stack:
+        stmt = stack.pop()
+        out.append(stmt)
+        if isinstance(stmt, ast.If):
+            stack.extend(reversed(stmt.body + stmt.orelse))
+        elif isinstance(stmt, ast.Try):
+            stack.extend(reversed(stmt.body + stmt.orelse + stmt.finalbody))
+    return out
+
+
+def compiled_callables(facts: ModuleFacts, tree: ast.Module) -> tuple[CompiledCallable, ...]:
+    """The module-level names of this file that are compiled functions: a def decorated with a
+    compiler, or a module-level ``name = jax.jit(f, ...)``/``tf.function(f, ...)`` (also
+    ``partial(jax.jit, ...)(f)``). A name bound twice at module level is left out (which binding
+    callers get is not known here)."""
+    resolve = facts.aliases.resolve
+    found: dict[str, CompiledCallable | None] = {}
+
+    def add(c: CompiledCallable) -> None:
+        found[c.name] = c if c.name not in found else None
+
+    for stmt in _module_statements(tree):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            info = facts.module_funcs.get(stmt.name)
+            for dec in stmt.decorator_list:
+                kind = _wrapper_kind(dec, resolve)
+                if kind is None:
+                    continue
+                jax, call = kind
+                params, kwonly = _signature(stmt)
+                static = info.static_params if info is not None and jax else frozenset()
+                unknown = bool(info is not None and jax and info.static_params_unknown)
+                add(CompiledCallable(stmt.name, jax, True, params, kwonly, tuple(sorted(static)), unknown,
+                                     () if jax else _options(call), stmt.lineno))
+                break
+            else:
+                if stmt.name in found:
+                    found[stmt.name] = None  # redefined as a plain function
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and isinstance(stmt.value, ast.Call) and stmt.value.args:
+            name, call = stmt.targets[0].id, stmt.value
+            kind = _wrapper_kind(call.func, resolve) if isinstance(call.func, ast.Call) else _wrapper_kind(
+                call, resolve)
+            if kind is None:
+                if name in found:
+                    found[name] = None
+                continue
+            jax, options_call = kind
+            wrapped = call.args[0]
+            info = facts.module_funcs.get(wrapped.id) if isinstance(wrapped, ast.Name) else None
+            node = info.node if info is not None and not isinstance(info.node, ast.Lambda) else None
+            params, kwonly = _signature(node) if node is not None else ((), ())
+            static_kw = any(kw.arg is None or kw.arg.startswith("static_") for kw in call.keywords)
+            if isinstance(call.func, ast.Call):
+                static_kw = static_kw or any(kw.arg is None or kw.arg.startswith("static_")
+                                             for kw in call.func.keywords)
+            static = tuple(sorted(info.static_params)) if info is not None and jax else ()
+            unknown = jax and (bool(info.static_params_unknown) if info is not None else static_kw)
+            add(CompiledCallable(name, jax, node is not None, params, kwonly, static, unknown,
+                                 () if jax else _options(options_call), stmt.lineno))
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for t in targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name) and n.id in found:
+                        found[n.id] = None
+    return tuple(c for c in found.values() if c is not None)
+
+
+def compiled_key(imported: Mapping[str, CompiledCallable] | None) -> bytes:
+    """Canonical bytes of one file's imported compiled callables, for its cache key."""
+    if not imported:
+        return b""
+    import json
+
+    return b"\0compiled:" + json.dumps(sorted([k, c.key()] for k, c in imported.items())).encode()
+
+
+def _stub_def(c: CompiledCallable) -> ast.FunctionDef:
+    """A def with the signature of ``c`` and no body (``...``), at the defining file's line."""
+    parts = [*c.params, *(["*", *c.kwonly] if c.kwonly else [])] if c.known else ["*args", "**kwargs"]
+    args = ", ".join(parts)
+    node = ast.parse(f"def {c.name}({args}):\n    ...\n").body[0]
+    assert isinstance(node, ast.FunctionDef)
+    for sub in ast.walk(node):
+        if hasattr(sub, "lineno"):
+            sub.lineno = sub.end_lineno = c.line  # type: ignore[attr-defined]
+    return node
+
+
+def stand_in(c: CompiledCallable) -> FunctionInfo:
+    """A jitted function of another module, as the JAX recompile rules read one: its signature and
+    static parameters; its body is empty."""
+    assert c.jax
+    return FunctionInfo(_stub_def(c), c.name, None, None, certainty=Certainty.COMPILED, jit_entry=True, jax=True,
+                        static_params=frozenset(c.static), static_params_unknown=c.static_unknown or not c.known,
+                        no_autograph=True, level=Level.CERTAIN, why=f"jitted in {c.where}", traced_args=True)
+
+
+def tf_wrapper(c: CompiledCallable) -> tuple[ast.Call, ast.FunctionDef | None]:
+    """A ``tf.function`` of another module, as the TensorFlow recompile rules read one: the wrapper
+    call with the options the defining file sets to True (``tf.function(jit_compile=True)``; an
+    input signature as ``input_signature=[...]``), and the def's signature (None when unknown)."""
+    assert not c.jax
+    keywords = ", ".join("input_signature=[...]" if o == "input_signature" else f"{o}=True" for o in c.options)
+    call = ast.parse(f"tf.function({keywords})").body[0]
+    assert isinstance(call, ast.Expr) and isinstance(call.value, ast.Call)
+    for sub in ast.walk(call):
+        if hasattr(sub, "lineno"):
+            sub.lineno = sub.end_lineno = c.line  # type: ignore[attr-defined]
+    return call.value, _stub_def(c) if c.known else None
+
+
+def imported_callable(facts: ModuleFacts, func: ast.expr, shadowed: Any = None) -> CompiledCallable | None:
+    """The compiled callable of another module that ``func`` names (``step``, ``train.step``,
+    ``pkg.train.step``), from the project pass; ``shadowed(name, node)``: whether a local binding
+    hides the imported name where ``func`` is."""
+    imported = facts.imported_compiled
+    if not imported:
+        return None
+    parts: list[str] = []
+    node = func
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    hit = imported.get(".".join(reversed(parts)))
+    if hit is None or (shadowed is not None and shadowed(node.id, func)):
+        return None
+    return hit
