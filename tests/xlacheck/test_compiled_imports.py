@@ -228,3 +228,14 @@ def test_tf_truth_window_loop_traces_twice_under_jit_compile(
     driver: object = importable("twin.driver")
     driver.evaluate(tf.range(10.0), 4)  # type: ignore[attr-defined]
     assert steps.predict.experimental_get_tracing_count() == 2  # type: ignore[attr-defined]
+
+
+def test_python_number_per_iteration_to_a_tf_function_of_another_module(tmp_path: Path, run: Lint) -> None:
+    steps = ("import tensorflow as tf\n\n\n@tf.function\ndef step(x, lr):\n    return x * lr\n\n\n"
+             "@tf.function(input_signature=[tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.float32)])\n"
+             "def sig_step(x, lr):\n    return x * lr\n")
+    driver = ("from pkg.steps import sig_step, step\n\n\ndef train(x):\n    for epoch in range(10):\n"
+              "        lr = 0.1 / (epoch + 1)\n        step(x, lr)\n        sig_step(x, lr)\n")
+    write(tmp_path, {"pkg/steps.py": steps, "pkg/run.py": driver})
+    # the input signature converts `lr` to a tensor: one trace, not flagged
+    assert [(p, line, code) for p, line, code, _ in findings(run())] == [("pkg/run.py", 7, "XLA403")]
