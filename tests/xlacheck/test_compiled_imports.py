@@ -239,3 +239,69 @@ def test_python_number_per_iteration_to_a_tf_function_of_another_module(tmp_path
     write(tmp_path, {"pkg/steps.py": steps, "pkg/run.py": driver})
     # the input signature converts `lr` to a tensor: one trace, not flagged
     assert [(p, line, code) for p, line, code, _ in findings(run())] == [("pkg/run.py", 7, "XLA403")]
+
+
+MODEL = """\
+import jax
+import jax.numpy as jnp
+import tensorflow as tf
+
+
+class Trainer:
+    def __init__(self, lr):
+        self.lr = lr
+        self.step = jax.jit(self._step)
+
+    def _step(self, params, batch):
+        return params - self.lr * jnp.mean(batch)
+
+
+class Server(tf.Module):
+    @tf.function(jit_compile=True)
+    def predict(self, x):
+        return tf.reduce_sum(x)
+"""
+RUN = """\
+from {pkg}.model import Server, Trainer
+
+
+def train(params, data, bs):
+    trainer = Trainer(0.1)
+    for i in range(0, len(data), bs):
+        params = trainer.step(params, data[i:i + bs])
+    return params
+
+
+def serve(data, bs, server):
+    s = Server()
+    out = [s.predict(data[i:i + bs]) for i in range(0, len(data), bs)]
+    if server is not None:  # a parameter: what it is, is unknown here
+        out += [server.predict(data[i:i + bs]) for i in range(0, len(data), bs)]
+    return out, s
+"""
+
+
+def test_compiled_methods_of_a_class_of_another_module(tmp_path: Path, run: Lint) -> None:
+    write(tmp_path, {"pkg/model.py": MODEL, "pkg/run.py": RUN.format(pkg="pkg")})
+    got = findings(run())
+    assert [(p, line, code) for p, line, code, _ in got] == [("pkg/run.py", 7, "XLA416"),
+                                                        ("pkg/run.py", 13, "XLA412")]
+    assert "of jitted `trainer.step` is the slice `data[i:i + bs]`" in got[0][3]
+
+
+def test_truth_compiled_methods_of_a_class_of_another_module(
+        tmp_path: Path, run: Lint, importable: Callable[[str], object]) -> None:
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    jnp = pytest.importorskip("jax.numpy")
+    tf = pytest.importorskip("tensorflow")
+    write(tmp_path, {"mcls/model.py": MODEL, "mcls/run.py": RUN.format(pkg="mcls")})
+    assert len(findings(run())) == 2
+    run_module: object = importable("mcls.run")
+    run_module.train(jnp.float32(1.0), jnp.arange(10.0), 4)  # type: ignore[attr-defined]
+    out, server = run_module.serve(tf.range(10.0), 4, None)  # type: ignore[attr-defined]
+    assert server.predict.experimental_get_tracing_count() == 2
+    trainer = importable("mcls.model").Trainer(0.1)  # type: ignore[attr-defined]
+    trainer.step(jnp.float32(1.0), jnp.arange(4.0))
+    trainer.step(jnp.float32(1.0), jnp.arange(2.0))
+    assert trainer.step._cache_size() == 2

@@ -43,19 +43,24 @@ class CompiledCallable:
     options: tuple[str, ...] = ()  # tf.function keywords set to True (jit_compile, ...); "input_signature"
     line: int = 0
     where: str = ""  # "pkg/train.py:12", set by the project pass
+    # the module-level class whose instances have it as a method or attribute ("" for a function);
+    # ``params`` then leave out ``self``: the instance is bound
+    owner: str = ""
+
+    @property
+    def key(self) -> str:
+        """How the defining file names it: ``step``, or ``Trainer().step`` for an instance's."""
+        return f"{self.owner}().{self.name}" if self.owner else self.name
 
     def to_json(self) -> list[object]:
         return [self.name, self.jax, self.known, list(self.params), list(self.kwonly), list(self.static),
-                self.static_unknown, list(self.options), self.line, self.where]
+                self.static_unknown, list(self.options), self.line, self.where, self.owner]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> CompiledCallable:
-        name, jax, known, params, kwonly, static, unknown, options, line, where = data
+        name, jax, known, params, kwonly, static, unknown, options, line, where, owner = data
         return cls(str(name), bool(jax), bool(known), tuple(params), tuple(kwonly), tuple(static), bool(unknown),
-                   tuple(options), int(line), str(where))
-
-    def key(self) -> list[object]:
-        return self.to_json()
+                   tuple(options), int(line), str(where), str(owner))
 
 
 def _is_partial(func: ast.expr, resolve: Any) -> bool:
@@ -172,7 +177,77 @@ def compiled_callables(facts: ModuleFacts, tree: ast.Module) -> tuple[CompiledCa
                 for n in ast.walk(t):
                     if isinstance(n, ast.Name) and n.id in found:
                         found[n.id] = None
+        elif isinstance(stmt, ast.ClassDef) and stmt.name in facts.classes_by_name:
+            for c in _compiled_methods(facts, stmt):
+                add(c)
     return tuple(c for c in found.values() if c is not None)
+
+
+def _compiled_methods(facts: ModuleFacts, cls: ast.ClassDef) -> list[CompiledCallable]:
+    """What an instance of the module-level class ``cls`` calls compiled: a method decorated with a
+    compiler (not a static or class method), or an attribute a method binds to one
+    (``self.step = jax.jit(self._step, static_argnums=1)``, ``self.predict = tf.function(self._predict,
+    jit_compile=True)``). Keyed ``Class().name``; a name bound twice is left out."""
+    resolve = facts.aliases.resolve
+    info = facts.classes_by_name[cls.name]
+    found: dict[str, CompiledCallable | None] = {}
+
+    def add(c: CompiledCallable) -> None:
+        found[c.name] = c if c.name not in found else None
+
+    for stmt in cls.body:
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in stmt.decorator_list):
+            continue
+        method = info.methods.get(stmt.name)
+        for dec in stmt.decorator_list:
+            kind = _wrapper_kind(dec, resolve)
+            if kind is None:
+                continue
+            jax, call = kind
+            params, kwonly = _signature(stmt)
+            static = method.static_params if method is not None and jax else frozenset()
+            unknown = bool(method is not None and jax and method.static_params_unknown)
+            add(CompiledCallable(stmt.name, jax, True, params[1:], kwonly, tuple(sorted(static)), unknown,
+                                 () if jax else _options(call), stmt.lineno, owner=cls.name))
+            break
+    for stmt in cls.body:
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(stmt):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)
+                    and node.value.args):
+                continue
+            target, call = node.targets[0], node.value
+            if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"):
+                continue
+            kind = _wrapper_kind(call.func, resolve) if isinstance(call.func, ast.Call) else _wrapper_kind(
+                call, resolve)
+            if kind is None:
+                continue
+            jax, options_call = kind
+            wrapped = call.args[0]
+            def_node: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+            wrapped_info = None
+            bound = False
+            if isinstance(wrapped, ast.Attribute) and isinstance(wrapped.value, ast.Name) \
+                    and wrapped.value.id == "self" and wrapped.attr in info.methods:
+                wrapped_info, bound = info.methods[wrapped.attr], True
+            elif isinstance(wrapped, ast.Name) and wrapped.id in facts.module_funcs:
+                wrapped_info = facts.module_funcs[wrapped.id]
+            if wrapped_info is not None and not isinstance(wrapped_info.node, ast.Lambda):
+                def_node = wrapped_info.node
+            params, kwonly = _signature(def_node) if def_node is not None else ((), ())
+            if bound:
+                params = params[1:]
+            static_kw = any(kw.arg is None or kw.arg.startswith("static_") for kw in call.keywords)
+            static = tuple(sorted(wrapped_info.static_params)) if wrapped_info is not None and jax else ()
+            unknown = jax and (bool(wrapped_info.static_params_unknown) if wrapped_info is not None else static_kw)
+            add(CompiledCallable(target.attr, jax, def_node is not None, params, kwonly, static, unknown,
+                                 () if jax else _options(options_call), node.lineno, owner=cls.name))
+    return [c for c in found.values() if c is not None]
 
 
 def compiled_key(imported: Mapping[str, CompiledCallable] | None) -> bytes:
@@ -181,7 +256,7 @@ def compiled_key(imported: Mapping[str, CompiledCallable] | None) -> bytes:
         return b""
     import json
 
-    return b"\0compiled:" + json.dumps(sorted([k, c.key()] for k, c in imported.items())).encode()
+    return b"\0compiled:" + json.dumps(sorted([k, c.to_json()] for k, c in imported.items())).encode()
 
 
 def _stub_def(c: CompiledCallable) -> ast.FunctionDef:
@@ -236,5 +311,26 @@ def imported_callable(facts: ModuleFacts, func: ast.expr, shadowed: Any = None) 
     parts.append(node.id)
     hit = imported.get(".".join(reversed(parts)))
     if hit is None or (shadowed is not None and shadowed(node.id, func)):
+        return None
+    return hit
+
+
+def imported_method(facts: ModuleFacts, func: ast.expr, built: ast.expr | None, shadowed: Any = None
+                    ) -> CompiledCallable | None:
+    """The compiled method or attribute of an imported class that ``func`` (``trainer.step``) names,
+    where ``built`` is what the receiver is bound to: a call of the imported class
+    (``trainer = Trainer(cfg)``, ``trainer = train.Trainer(cfg)``)."""
+    if not facts.imported_compiled or not isinstance(func, ast.Attribute) or not isinstance(built, ast.Call):
+        return None
+    parts: list[str] = []
+    node = built.func
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    hit = facts.imported_compiled.get(f"{'.'.join(reversed(parts))}().{func.attr}")
+    if hit is None or (shadowed is not None and shadowed(node.id, built)):
         return None
     return hit

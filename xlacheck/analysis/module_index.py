@@ -15,7 +15,7 @@ import ast
 from dataclasses import dataclass
 from functools import cached_property
 
-from xlacheck.analysis.compiled_exports import CompiledCallable, imported_callable, tf_wrapper
+from xlacheck.analysis.compiled_exports import CompiledCallable, imported_callable, imported_method, tf_wrapper
 from xlacheck.analysis.contexts import ModuleFacts
 from xlacheck.analysis.scopes import ScopeTree
 from xlacheck.analysis.tables import JIT_COMPILE_KEYWORDS
@@ -258,7 +258,25 @@ class ModuleIndex(ScopeTree):
         parameter or local of an enclosing function)."""
         if not self.facts.imported_compiled:
             return None
-        return imported_callable(self.facts, func, self._shadows)
+        hit = imported_callable(self.facts, func, self._shadows)
+        if hit is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            # `trainer.step(...)` where `trainer = Trainer(...)` (in the function, or at module level)
+            hit = imported_method(self.facts, func, self._receiver_binding(func.value), self._shadows)
+        return hit
+
+    def _receiver_binding(self, receiver: ast.Name) -> ast.expr | None:
+        """What a receiver name is bound to where it is read: the one assignment of its function that
+        reaches it, or, when no enclosing function binds it (parameter or store), the module's."""
+        scope = self.function_of(receiver)
+        if scope is not None and receiver.id in self.stores_in(scope):
+            return self.local_binding(receiver.id, receiver)
+        while scope is not None:
+            args = scope.args
+            if any(a.arg == receiver.id for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]) \
+                    or receiver.id in self.stores_in(scope):
+                return None
+            scope = self.function_of(scope)
+        return self.module_binding(receiver.id)
 
     def _shadows(self, name: str, node: ast.AST) -> bool:
         if name in self.facts.module_funcs or name in self.facts.classes_by_name \

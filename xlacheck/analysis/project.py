@@ -336,9 +336,10 @@ def compiled_imports(files: Sequence[ProjectFile]) -> dict[str, dict[str, Compil
     (:class:`~xlacheck.analysis.compiled_exports.CompiledCallable`, with where they are defined), by
     the name its calls use: ``step`` (``from pkg.train import step``, also through a package's
     re-export), ``train.step`` (``from pkg import train``), ``t.step`` (``import pkg.train as t``);
-    only files that import some. Linear in the imports of the run."""
+    an imported class's compiled methods as ``Trainer().step`` / ``train.Trainer().step``; only files
+    that import some. Linear in the imports of the run."""
     files = sorted(files, key=lambda f: f.path)
-    compiled = {f.path: {c.name: c for c in f.summary.compiled} for f in files}
+    compiled = {f.path: {c.key: c for c in f.summary.compiled} for f in files}
     if not any(compiled.values()):
         return {}
     modules, by_stem = _module_paths(files)
@@ -357,6 +358,11 @@ def compiled_imports(files: Sequence[ProjectFile]) -> dict[str, dict[str, Compil
             target = _target(dotted, f.path, modules, by_stem, local, exports)
             if target is not None and target[0] != f.path and target[1] in compiled[target[0]]:
                 got[name] = placed(target[0], compiled[target[0]][target[1]])
+            elif target is not None and target[0] != f.path and any(
+                    c.owner == target[1] for c in compiled[target[0]].values()):
+                for c in compiled[target[0]].values():  # `from pkg.train import Trainer`
+                    if c.owner == target[1]:
+                        got[f"{name}().{c.name}"] = placed(target[0], c)
             else:
                 whole.append((name, dotted))  # `from pkg import train`: maybe a module
         for name, dotted in whole:
@@ -364,8 +370,8 @@ def compiled_imports(files: Sequence[ProjectFile]) -> dict[str, dict[str, Compil
             path = _module_path(absolute, f.path, modules, by_stem) if absolute is not None else None
             if path is None or path == f.path:
                 continue
-            for c in compiled[path].values():
-                got[f"{name}.{c.name}"] = placed(path, c)
+            for key, c in compiled[path].items():
+                got[f"{name}.{key}"] = placed(path, c)
         if got:
             out[f.path] = got
     return out
