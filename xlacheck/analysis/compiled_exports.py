@@ -141,9 +141,9 @@ def compiled_callables(facts: ModuleFacts, tree: ast.Module) -> tuple[CompiledCa
                     continue
                 jax, call = kind
                 params, kwonly = _signature(stmt)
-                static = info.static_params if info is not None and jax else frozenset()
+                static_set = info.static_params if info is not None and jax else frozenset()
                 unknown = bool(info is not None and jax and info.static_params_unknown)
-                add(CompiledCallable(stmt.name, jax, True, params, kwonly, tuple(sorted(static)), unknown,
+                add(CompiledCallable(stmt.name, jax, True, params, kwonly, tuple(sorted(static_set)), unknown,
                                      () if jax else _options(call), stmt.lineno))
                 break
             else:
@@ -207,9 +207,9 @@ def _compiled_methods(facts: ModuleFacts, cls: ast.ClassDef) -> list[CompiledCal
                 continue
             jax, call = kind
             params, kwonly = _signature(stmt)
-            static = method.static_params if method is not None and jax else frozenset()
+            static_set = method.static_params if method is not None and jax else frozenset()
             unknown = bool(method is not None and jax and method.static_params_unknown)
-            add(CompiledCallable(stmt.name, jax, True, params[1:], kwonly, tuple(sorted(static)), unknown,
+            add(CompiledCallable(stmt.name, jax, True, params[1:], kwonly, tuple(sorted(static_set)), unknown,
                                  () if jax else _options(call), stmt.lineno, owner=cls.name))
             break
     for stmt in cls.body:
