@@ -372,6 +372,10 @@ def compiled_imports(files: Sequence[ProjectFile]) -> dict[str, dict[str, Compil
                 continue
             for key, c in compiled[path].items():
                 got[f"{name}.{key}"] = placed(path, c)
+        index = f.summary.call_index
+        if index is not None:  # only what the file calls by that name: others cannot change its findings
+            called = {name for name, _ in index.calls}
+            got = {k: c for k, c in got.items() if c.name in called}
         if got:
             out[f.path] = got
     return out
