@@ -31,7 +31,7 @@ from xlacheck.fixes import DecodedSource, decode_source, encode_source, fix_sour
 from xlacheck.suppression import SUPPRESSION_RULES, check_suppressions, filter_suppressed
 
 if TYPE_CHECKING:
-    from xlacheck.analysis.compiled_exports import CompiledCallable
+    from xlacheck.analysis.compiled_exports import Imported
     from xlacheck.analysis.contexts import ProjectFact
     from xlacheck.analysis.project import Summary
     from xlacheck.notebook import Notebook
@@ -105,9 +105,9 @@ class _Plan:
     # file path -> {class: why} for its classes nothing in the project names (second pass;
     # analysis.project.unused_classes)
     unused: dict[str, dict[str, str]] | None = None
-    # file path -> the compiled functions of other files it imports, by the name its calls use (second
-    # pass; analysis.project.compiled_imports)
-    compiled: dict[str, dict[str, CompiledCallable]] | None = None
+    # file path -> the compiled functions and plain Enum classes of other files it imports, by the name its
+    # code uses (second pass; analysis.project.imports)
+    compiled: dict[str, Imported] | None = None
 
 
 def check_paths(paths: Sequence[str | os.PathLike[str]], settings: Settings | None = None) -> RunResult:
@@ -176,7 +176,7 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
         from xlacheck.analysis.project import (
             ProjectFile,
             call_literals,
-            compiled_imports,
+            imports,
             resolve,
             uncompiled_modules,
             unreached_modules,
@@ -188,8 +188,8 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     facts = resolve(project) if len(project) > 1 else {}
     literals = call_literals(project) if len(project) > 1 else {}
     # compiled functions a file imports from another: its calls of them are calls of compiled code, which
-    # may give it findings, so it is linted again
-    compiled = compiled_imports(project) if len(project) > 1 else {}
+    # may give it findings, so it is linted again; plain Enum classes only take findings away
+    compiled = imports(project) if len(project) > 1 else {}
     # modules nothing in the project runs: only the torch adapter reads it (no step there), so only files with
     # findings need it
     found = [str(f.path) for f, o in zip(files, first) if f.stdin is None and o[0].diagnostics]
@@ -208,7 +208,8 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     # call literals only decide branches that never run (analysis.calls): they can take findings
     # away, never add one, so a file they reach is linted again only when it has findings
     again = [i for i, (f, o) in enumerate(zip(files, first)) if str(f.path) in facts or (
-        str(f.path) in compiled and o[0].error is None) or (
+        str(f.path) in compiled and o[0].error is None and (
+            bool(compiled[str(f.path)].compiled) or bool(o[0].diagnostics))) or (
         (str(f.path) in literals or str(f.path) in unreached or str(f.path) in uncompiled or str(f.path) in unused)
         and o[0].error is None
         and not o[0].skipped
@@ -311,7 +312,7 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
                  rel: str | None = None, literals: dict[str, dict[str, object]] | None = None,
                  unreached: str | None = None, uncompiled: str | None = None,
                  unused: dict[str, str] | None = None,
-                 compiled: dict[str, CompiledCallable] | None = None) -> CachedLint:
+                 compiled: Imported | None = None) -> CachedLint:
     """Engine findings with the rewrites' fixes attached (docs/cli.md, ## Fixes: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
     # keywords only when set: engines (and test fakes) without them keep working
@@ -329,7 +330,7 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
     if unused:
         extra["unused_classes"] = unused  # classes of this module nothing in the project names
     if compiled:
-        extra["imported_compiled"] = compiled  # compiled functions of other modules it imports
+        extra["imported"] = compiled  # compiled functions and plain Enum classes of other modules it imports
     if plan.settings.target_version is not None:
         extra["target_python"] = plan.settings.target_version  # the oldest Python the project runs on
     if uncompiled:
@@ -410,7 +411,8 @@ def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> _Outcome | None
     lines = _count_lines(data)
     # a file that imports a compiled function of another module calls compiled code, whether or not it
     # names a framework (a driver script that imports `step` and loops over NumPy batches)
-    if not mentions_ml_framework(data) and (plan.compiled is None or str(file.path) not in plan.compiled):
+    if not mentions_ml_framework(data) and (plan.compiled is None or str(file.path) not in plan.compiled
+                                            or not plan.compiled[str(file.path)].compiled):
         return FileResult(path, skipped=True, lines=lines), None, _cached_reexports(plan, path, data, lines)
     notebook: Notebook | None = None
     if path.endswith(".ipynb"):
@@ -458,6 +460,7 @@ def _reexports(path: str, data: bytes) -> Summary | None:
     import ast
 
     from xlacheck.analysis.calls import index_calls
+    from xlacheck.analysis.compiled_exports import plain_enums
     from xlacheck.analysis.project import Summary, module_imports, reexports
 
     try:
@@ -467,7 +470,9 @@ def _reexports(path: str, data: bytes) -> Summary | None:
     names = reexports(tree)
     modules = module_imports(tree)
     calls = index_calls(tree)  # its calls still count for the call literals of the run
-    return Summary((), (), (), names, calls, (), modules) if names or modules or calls.calls or calls.other else None
+    enums = plain_enums(tree)
+    return Summary((), (), (), names, calls, (), modules, enums) if (
+        names or modules or enums or calls.calls or calls.other) else None
 
 
 def _decode(data: bytes, notebook: Notebook | None) -> DecodedSource:

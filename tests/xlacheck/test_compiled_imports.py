@@ -305,3 +305,61 @@ def test_truth_compiled_methods_of_a_class_of_another_module(
     trainer.step(jnp.float32(1.0), jnp.arange(4.0))
     trainer.step(jnp.float32(1.0), jnp.arange(2.0))
     assert trainer.step._cache_size() == 2
+
+
+ENUMS = "import enum\n\n\nclass BCType(enum.Enum):\n    NEUMANN = 1\n    DIRICHLET = 2\n"
+HALO = """\
+import tensorflow as tf
+
+from {pkg} import utils
+
+BCType = utils.BCType
+
+
+def _replace(tensor, bc):
+    bc_type, bc_value = bc
+    if bc_type == BCType.NEUMANN:
+        return tensor + bc_value
+    elif bc_type == utils.BCType.DIRICHLET:
+        return tensor - bc_value
+
+
+@tf.function(jit_compile=True)
+def exchange(tensor, bc):
+    return _replace(tensor, bc)
+"""
+
+
+def test_a_comparison_with_a_member_of_an_enum_of_another_module_is_python(tmp_path: Path, run: Lint) -> None:
+    # swirl-lm halo_exchange.py: `BCType = halo_exchange_utils.BCType`, then `if bc_type == BCType.NEUMANN:`;
+    # the Enum's module names no framework (it is summarized, not analyzed)
+    write(tmp_path, {"pkg/utils.py": ENUMS, "pkg/halo.py": HALO.format(pkg="pkg")})
+    assert findings(run()) == []
+    # one file alone: nothing says BCType is an Enum, and `bc` is a parameter of compiled code
+    assert [code for _, _, code, _ in findings(run("pkg/halo.py"))] == ["XLA108"]
+
+
+def test_truth_an_enum_member_is_no_tensor() -> None:
+    # TensorFlow rejects a plain Enum member as a tensor (in a graph and eagerly); JAX compares it as a
+    # Python object: either way a comparison with one is no tensor condition in code that runs
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    tf = pytest.importorskip("tensorflow")
+    jax = pytest.importorskip("jax")
+    import enum
+
+    class Mode(enum.Enum):
+        A = 1
+
+    with pytest.raises(TypeError):
+        tf.function(lambda x: x == Mode.A)(tf.constant(1))
+    with pytest.raises(ValueError):
+        tf.constant(1) == Mode.A  # noqa: B015 - the comparison is what is measured
+    seen: list[object] = []
+
+    def traced(x):  # noqa: ANN001, ANN202
+        seen.append(x == Mode.A)
+        return x
+
+    jax.jit(traced)(jax.numpy.ones(2))
+    assert seen == [False] and type(seen[0]) is bool

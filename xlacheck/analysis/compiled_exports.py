@@ -250,13 +250,80 @@ def _compiled_methods(facts: ModuleFacts, cls: ast.ClassDef) -> list[CompiledCal
     return [c for c in found.values() if c is not None]
 
 
-def compiled_key(imported: Mapping[str, CompiledCallable] | None) -> bytes:
-    """Canonical bytes of one file's imported compiled callables, for its cache key."""
-    if not imported:
+@dataclass(frozen=True)
+class Imported:
+    """What one file imports from other modules of the project (:func:`xlacheck.analysis.project.imports`):
+    compiled functions by the name its calls use, and plain Enum classes by the name its code uses
+    (``BCType``, ``halo_exchange_utils.BCType``)."""
+
+    compiled: Mapping[str, CompiledCallable]
+    enums: frozenset[str] = frozenset()
+
+
+def compiled_key(imported: Imported | None) -> bytes:
+    """Canonical bytes of what one file imports, for its cache key."""
+    if imported is None:
         return b""
     import json
 
-    return b"\0compiled:" + json.dumps(sorted([k, c.to_json()] for k, c in imported.items())).encode()
+    return b"\0imported:" + json.dumps([sorted([k, c.to_json()] for k, c in imported.compiled.items()),
+                                         sorted(imported.enums)]).encode()
+
+
+# Enum bases whose members convert to no tensor (an IntEnum or StrEnum member is an int or a str)
+_PLAIN_ENUM_BASES = frozenset({"enum.Enum", "Enum", "enum.Flag", "Flag"})
+
+
+def enum_names(facts: ModuleFacts) -> frozenset[str]:
+    """The plain Enum classes this file's code names (for the value model): its own (any class of the
+    file deriving from ``enum.Enum``/``enum.Flag`` or from one of them), those it imports from other
+    modules of the project (:attr:`~xlacheck.analysis.contexts.ModuleFacts.imported_enums`), and
+    module-level aliases of either (``BCType = halo_exchange_utils.BCType``)."""
+    if facts.plain_enum_names is not None:
+        return facts.plain_enum_names
+    out = set(facts.imported_enums)
+    changed = True
+    while changed:
+        changed = False
+        for c in facts.classes:
+            if c.node.name not in out and set(c.bases) & (_PLAIN_ENUM_BASES | out):
+                out.add(c.node.name)
+                changed = True
+    for name, value in facts.module_values.items():
+        if isinstance(value, (ast.Name, ast.Attribute)) and name not in out:
+            try:
+                spelled = ast.unparse(value)
+            except (ValueError, RecursionError):
+                continue
+            if spelled in out:
+                out.add(name)
+    facts.plain_enum_names = frozenset(out)
+    return facts.plain_enum_names
+
+
+def plain_enums(tree: ast.Module) -> tuple[str, ...]:
+    """Module-level classes of this file that derive from ``enum.Enum``/``enum.Flag`` (spelled so, or
+    ``Enum``/``Flag``) or from such a class of this file: ``x == Mode.TRAIN`` compares ``x`` with a
+    Python object that ``tf.convert_to_tensor`` and ``jnp.asarray`` reject, so in code that runs ``x``
+    is no tensor. Syntactic (a file that names no framework is not analyzed, yet may define them)."""
+    classes = [s for s in _module_statements(tree) if isinstance(s, ast.ClassDef)]
+    out: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for c in classes:
+            if c.name in out:
+                continue
+            bases = set()
+            for b in c.bases:
+                try:
+                    bases.add(ast.unparse(b))
+                except (ValueError, RecursionError):
+                    continue
+            if bases & (_PLAIN_ENUM_BASES | out):
+                out.add(c.name)
+                changed = True
+    return tuple(sorted(out))
 
 
 def _stub_def(c: CompiledCallable) -> ast.FunctionDef:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from xlacheck.analysis import TRY_STATEMENTS
 from xlacheck.analysis.calls import CallIndex, index_calls, project_literals
-from xlacheck.analysis.compiled_exports import CompiledCallable, compiled_callables
+from xlacheck.analysis.compiled_exports import CompiledCallable, Imported, compiled_callables, plain_enums
 from xlacheck.analysis.contexts import (
     FRAMEWORK_HEADS,
     Certainty,
@@ -66,13 +66,14 @@ class Summary:
     # modules imported whole at module level: (the name its code uses, the module): `import a.b as m`
     # -> ("m", "a.b"), `import a.b` -> ("a.b", "a.b")
     modules: tuple[tuple[str, str], ...] = ()
+    enums: tuple[str, ...] = ()  # its module-level plain Enum classes (analysis.compiled_exports.plain_enums)
 
     def to_json(self) -> list[object]:
         return [[[n, int(level)] for n, level in self.functions], [[n, list(c)] for n, c in self.calls],
                 [[u.target, u.caller, u.how, int(u.level), u.host, u.converted, u.jax, u.line, u.traced,
                   [list(a) for a in u.args], [list(c) for c in u.consts]] for u in self.uses],
                 [list(e) for e in self.exports], None if self.call_index is None else self.call_index.to_json(),
-                [c.to_json() for c in self.compiled], [list(m) for m in self.modules]]
+                [c.to_json() for c in self.compiled], [list(m) for m in self.modules], list(self.enums)]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> Summary:
@@ -80,12 +81,13 @@ class Summary:
         index = CallIndex.from_json(data[4]) if len(data) > 4 and data[4] is not None else None
         compiled = tuple(CompiledCallable.from_json(c) for c in data[5]) if len(data) > 5 else ()
         modules = tuple((str(a), str(b)) for a, b in data[6]) if len(data) > 6 else ()
+        enums = tuple(str(e) for e in data[7]) if len(data) > 7 else ()
         return cls(tuple((n, Level(v)) for n, v in functions), tuple((n, tuple(c)) for n, c in calls),
                    tuple(ExternalUse(t, c, h, Level(v), bool(ho), bool(cv), bool(j), int(line), bool(tr),
                                      tuple((str(k), int(fl)) for k, fl in args),
                                      tuple((str(k), bool(truth)) for k, truth in consts))
                          for t, c, h, v, ho, cv, j, line, tr, args, consts in uses),
-                   tuple((str(a), str(b)) for a, b in exports), index, compiled, modules)
+                   tuple((str(a), str(b)) for a, b in exports), index, compiled, modules, enums)
 
 
 def summarize(facts: ModuleFacts, tree: ast.Module | None = None) -> Summary:
@@ -100,7 +102,8 @@ def summarize(facts: ModuleFacts, tree: ast.Module | None = None) -> Summary:
     return Summary(functions, calls, tuple(external_uses(facts)), reexports(tree) if tree is not None else (),
                    index_calls(tree, facts.functions) if tree is not None else None,
                    compiled_callables(facts, tree) if tree is not None else (),
-                   module_imports(tree) if tree is not None else ())
+                   module_imports(tree) if tree is not None else (),
+                   plain_enums(tree) if tree is not None else ())
 
 
 def module_imports(tree: ast.Module) -> tuple[tuple[str, str], ...]:
@@ -329,6 +332,46 @@ def _target(dotted: str, importer: str, modules: Mapping[str, str | None], by_st
     if name not in local[path] and name in exports[path] and hops > 0:
         return _target(exports[path][name], path, modules, by_stem, local, exports, hops - 1)
     return path, name
+
+
+def imports(files: Sequence[ProjectFile]) -> dict[str, Imported]:
+    """Per file path: what it imports from other files of the run (:func:`compiled_imports`,
+    :func:`enum_imports`); only files that import some."""
+    compiled = compiled_imports(files)
+    enums = enum_imports(files)
+    return {path: Imported(compiled.get(path, {}), enums.get(path, frozenset()))
+            for path in sorted(set(compiled) | set(enums))}
+
+
+def enum_imports(files: Sequence[ProjectFile]) -> dict[str, frozenset[str]]:
+    """Per file path: the plain Enum classes of other files of the run that it imports, by the name its
+    code uses (``BCType``: ``from pkg.utils import BCType``; ``utils.BCType``: ``from pkg import utils``
+    or ``import pkg.utils as utils``); only files that import some. Linear in the imports of the run."""
+    files = sorted(files, key=lambda f: f.path)
+    enums = {f.path: frozenset(f.summary.enums) for f in files}
+    if not any(enums.values()):
+        return {}
+    modules, by_stem = _module_paths(files)
+    local = {f.path: dict(f.summary.functions) for f in files}
+    exports = {f.path: dict(f.summary.exports) for f in files}
+    out: dict[str, frozenset[str]] = {}
+    for f in files:
+        got: set[str] = set()
+        whole = list(f.summary.modules)
+        for name, dotted in f.summary.exports:
+            target = _target(dotted, f.path, modules, by_stem, local, exports)
+            if target is not None and target[0] != f.path and target[1] in enums[target[0]]:
+                got.add(name)
+            else:
+                whole.append((name, dotted))
+        for name, dotted in whole:
+            absolute = _absolute(dotted, f.path)
+            path = _module_path(absolute, f.path, modules, by_stem) if absolute is not None else None
+            if path is not None and path != f.path:
+                got.update(f"{name}.{e}" for e in enums[path])
+        if got:
+            out[f.path] = frozenset(got)
+    return out
 
 
 def compiled_imports(files: Sequence[ProjectFile]) -> dict[str, dict[str, CompiledCallable]]:
