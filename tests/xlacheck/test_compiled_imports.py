@@ -337,6 +337,9 @@ def test_a_comparison_with_a_member_of_an_enum_of_another_module_is_python(tmp_p
     assert findings(run()) == []
     # one file alone: nothing says BCType is an Enum, and `bc` is a parameter of compiled code
     assert [code for _, _, code, _ in findings(run("pkg/halo.py"))] == ["XLA108"]
+    # a member of `class BCType(int, enum.Enum)` is an int, which converts to a tensor: no such fact
+    write(tmp_path, {"pkg/utils.py": ENUMS.replace("(enum.Enum)", "(int, enum.Enum)")})
+    assert [code for _, _, code, _ in findings(run())] == ["XLA108"]
 
 
 def test_truth_an_enum_member_is_no_tensor() -> None:

@@ -270,13 +270,14 @@ def compiled_key(imported: Imported | None) -> bytes:
                                          sorted(imported.enums)]).encode()
 
 
-# Enum bases whose members convert to no tensor (an IntEnum or StrEnum member is an int or a str)
+# Enum bases whose members convert to no tensor (an IntEnum or StrEnum member is an int or a str, and so
+# is one of `class Pool(int, enum.Enum)`: only classes with no other base count)
 _PLAIN_ENUM_BASES = frozenset({"enum.Enum", "Enum", "enum.Flag", "Flag"})
 
 
 def enum_names(facts: ModuleFacts) -> frozenset[str]:
     """The plain Enum classes this file's code names (for the value model): its own (any class of the
-    file deriving from ``enum.Enum``/``enum.Flag`` or from one of them), those it imports from other
+    file deriving only from ``enum.Enum``/``enum.Flag`` or from such classes), those it imports from other
     modules of the project (:attr:`~xlacheck.analysis.contexts.ModuleFacts.imported_enums`), and
     module-level aliases of either (``BCType = halo_exchange_utils.BCType``)."""
     if facts.plain_enum_names is not None:
@@ -286,7 +287,7 @@ def enum_names(facts: ModuleFacts) -> frozenset[str]:
     while changed:
         changed = False
         for c in facts.classes:
-            if c.node.name not in out and set(c.bases) & (_PLAIN_ENUM_BASES | out):
+            if c.node.name not in out and c.bases and set(c.bases) <= (_PLAIN_ENUM_BASES | out):
                 out.add(c.node.name)
                 changed = True
     for name, value in facts.module_values.items():
@@ -302,8 +303,8 @@ def enum_names(facts: ModuleFacts) -> frozenset[str]:
 
 
 def plain_enums(tree: ast.Module) -> tuple[str, ...]:
-    """Module-level classes of this file that derive from ``enum.Enum``/``enum.Flag`` (spelled so, or
-    ``Enum``/``Flag``) or from such a class of this file: ``x == Mode.TRAIN`` compares ``x`` with a
+    """Module-level classes of this file that derive only from ``enum.Enum``/``enum.Flag`` (spelled so,
+    or ``Enum``/``Flag``) or from such classes of this file (not ``class Pool(int, enum.Enum)``): ``x == Mode.TRAIN`` compares ``x`` with a
     Python object that ``tf.convert_to_tensor`` and ``jnp.asarray`` reject, so in code that runs ``x``
     is no tensor. Syntactic (a file that names no framework is not analyzed, yet may define them)."""
     classes = [s for s in _module_statements(tree) if isinstance(s, ast.ClassDef)]
@@ -320,7 +321,7 @@ def plain_enums(tree: ast.Module) -> tuple[str, ...]:
                     bases.add(ast.unparse(b))
                 except (ValueError, RecursionError):
                     continue
-            if bases & (_PLAIN_ENUM_BASES | out):
+            if bases and len(bases) == len(c.bases) and bases <= (_PLAIN_ENUM_BASES | out):
                 out.add(c.name)
                 changed = True
     return tuple(sorted(out))
