@@ -304,9 +304,10 @@ def enum_names(facts: ModuleFacts) -> frozenset[str]:
 
 def plain_enums(tree: ast.Module) -> tuple[str, ...]:
     """Module-level classes of this file that derive only from ``enum.Enum``/``enum.Flag`` (spelled so,
-    or ``Enum``/``Flag``) or from such classes of this file (not ``class Pool(int, enum.Enum)``): ``x == Mode.TRAIN`` compares ``x`` with a
-    Python object that ``tf.convert_to_tensor`` and ``jnp.asarray`` reject, so in code that runs ``x``
-    is no tensor. Syntactic (a file that names no framework is not analyzed, yet may define them)."""
+    or ``Enum``/``Flag``) or from such classes of this file (not ``class Pool(int, enum.Enum)``):
+    ``x == Mode.TRAIN`` compares ``x`` with a Python object that ``tf.convert_to_tensor`` and
+    ``jnp.asarray`` reject, so in code that runs ``x`` is no tensor. Syntactic (a file that names no
+    framework is not analyzed, yet may define them)."""
     classes = [s for s in _module_statements(tree) if isinstance(s, ast.ClassDef)]
     out: set[str] = set()
     changed = True
