@@ -31,6 +31,7 @@ from xlacheck.fixes import DecodedSource, decode_source, encode_source, fix_sour
 from xlacheck.suppression import SUPPRESSION_RULES, check_suppressions, filter_suppressed
 
 if TYPE_CHECKING:
+    from xlacheck.analysis.compiled_exports import Imported
     from xlacheck.analysis.contexts import ProjectFact
     from xlacheck.analysis.project import Summary
     from xlacheck.notebook import Notebook
@@ -104,6 +105,9 @@ class _Plan:
     # file path -> {class: why} for its classes nothing in the project names (second pass;
     # analysis.project.unused_classes)
     unused: dict[str, dict[str, str]] | None = None
+    # file path -> the compiled functions and plain Enum classes of other files it imports, by the name its
+    # code uses (second pass; analysis.project.imports)
+    compiled: dict[str, Imported] | None = None
 
 
 def check_paths(paths: Sequence[str | os.PathLike[str]], settings: Settings | None = None) -> RunResult:
@@ -172,6 +176,7 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
         from xlacheck.analysis.project import (
             ProjectFile,
             call_literals,
+            imports,
             resolve,
             uncompiled_modules,
             unreached_modules,
@@ -182,6 +187,9 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
                    for f, o in zip(files, first) if o[2] is not None and f.stdin is None]
     facts = resolve(project) if len(project) > 1 else {}
     literals = call_literals(project) if len(project) > 1 else {}
+    # compiled functions a file imports from another: its calls of them are calls of compiled code, which
+    # may give it findings, so it is linted again; plain Enum classes only take findings away
+    compiled = imports(project) if len(project) > 1 else {}
     # modules nothing in the project runs: only the torch adapter reads it (no step there), so only files with
     # findings need it
     found = [str(f.path) for f, o in zip(files, first) if f.stdin is None and o[0].diagnostics]
@@ -200,6 +208,8 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     # call literals only decide branches that never run (analysis.calls): they can take findings
     # away, never add one, so a file they reach is linted again only when it has findings
     again = [i for i, (f, o) in enumerate(zip(files, first)) if str(f.path) in facts or (
+        str(f.path) in compiled and o[0].error is None and (
+            bool(compiled[str(f.path)].compiled) or bool(o[0].diagnostics))) or (
         (str(f.path) in literals or str(f.path) in unreached or str(f.path) in uncompiled or str(f.path) in unused)
         and o[0].error is None
         and not o[0].skipped
@@ -208,7 +218,7 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     if not again:
         return first
     second = _map_files(replace(plan, project=facts or None, literals=literals or None, unreached=unreached or None,
-                                uncompiled=uncompiled or None, unused=unused or None),
+                                uncompiled=uncompiled or None, unused=unused or None, compiled=compiled or None),
                         [files[i] for i in again])
     out = list(first)
     for i, outcome in zip(again, second):
@@ -301,7 +311,8 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
                  project: dict[str, ProjectFact] | None = None, jit_compiled: bool = False,
                  rel: str | None = None, literals: dict[str, dict[str, object]] | None = None,
                  unreached: str | None = None, uncompiled: str | None = None,
-                 unused: dict[str, str] | None = None) -> CachedLint:
+                 unused: dict[str, str] | None = None,
+                 compiled: Imported | None = None) -> CachedLint:
     """Engine findings with the rewrites' fixes attached (docs/cli.md, ## Fixes: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
     # keywords only when set: engines (and test fakes) without them keep working
@@ -318,6 +329,8 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
         extra["unreached"] = unreached  # nothing in the project runs this module
     if unused:
         extra["unused_classes"] = unused  # classes of this module nothing in the project names
+    if compiled:
+        extra["imported"] = compiled  # compiled functions and plain Enum classes of other modules it imports
     if plan.settings.target_version is not None:
         extra["target_python"] = plan.settings.target_version  # the oldest Python the project runs on
     if uncompiled:
@@ -396,7 +409,10 @@ def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> _Outcome | None
     except OSError as e:
         return FileResult(path, error=FileError(path, f"cannot read file: {e.strerror}")), None, None
     lines = _count_lines(data)
-    if not mentions_ml_framework(data):
+    # a file that imports a compiled function of another module calls compiled code, whether or not it
+    # names a framework (a driver script that imports `step` and loops over NumPy batches)
+    if not mentions_ml_framework(data) and (plan.compiled is None or str(file.path) not in plan.compiled
+                                            or not plan.compiled[str(file.path)].compiled):
         return FileResult(path, skipped=True, lines=lines), None, _cached_reexports(plan, path, data, lines)
     notebook: Notebook | None = None
     if path.endswith(".ipynb"):
@@ -424,7 +440,7 @@ def _cached_reexports(plan: _Plan, path: str, data: bytes, lines: int) -> Summar
     framework was most of a warm run's time (1.8 of 3.2 s on this repository)."""
     if plan.cache is None or not path.endswith(".py"):
         return _reexports(path, data)
-    key = plan.cache.key(data + b"\0reexports", path)
+    key = plan.cache.key(data + b"\0imports", path)
     entry = plan.cache.load(key, path)
     if entry is not None:
         return entry.summary
@@ -435,23 +451,28 @@ def _cached_reexports(plan: _Plan, path: str, data: bytes, lines: int) -> Summar
 
 def _reexports(path: str, data: bytes) -> Summary | None:
     """A file that names no framework may still call the project's functions (their call literals,
-    :func:`xlacheck.analysis.project.call_literals`), and a package ``__init__`` re-export them
-    (``from .losses import focal_loss``): a summary with those calls and names alone, for the
-    project pass."""
+    :func:`xlacheck.analysis.project.call_literals`), a package ``__init__`` re-export them
+    (``from .losses import focal_loss``), and any file import compiled functions of other modules
+    (:func:`xlacheck.analysis.project.compiled_imports`): a summary with those calls and names alone,
+    for the project pass."""
     if not path.endswith(".py") or b"(" not in data and b"import" not in data:
         return None
     import ast
 
     from xlacheck.analysis.calls import index_calls
-    from xlacheck.analysis.project import Summary, reexports
+    from xlacheck.analysis.compiled_exports import plain_enums
+    from xlacheck.analysis.project import Summary, module_imports, reexports
 
     try:
         tree = ast.parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    names = reexports(tree) if path.endswith("__init__.py") else ()
+    names = reexports(tree)
+    modules = module_imports(tree)
     calls = index_calls(tree)  # its calls still count for the call literals of the run
-    return Summary((), (), (), names, calls) if names or calls.calls or calls.other else None
+    enums = plain_enums(tree)
+    return Summary((), (), (), names, calls, (), modules, enums) if (
+        names or modules or enums or calls.calls or calls.other) else None
 
 
 def _decode(data: bytes, notebook: Notebook | None) -> DecodedSource:
@@ -469,9 +490,11 @@ def _process_source(
     unreached = plan.unreached.get(str(file.path)) if plan.unreached is not None else None
     uncompiled = plan.uncompiled.get(str(file.path)) if plan.uncompiled is not None else None
     unused = plan.unused.get(str(file.path)) if plan.unused is not None else None
+    compiled = plan.compiled.get(str(file.path)) if plan.compiled is not None else None
     declared = plan.settings.declares_jit(file.rel)
     key = ""
     if plan.cache is not None:
+        from xlacheck.analysis.compiled_exports import compiled_key
         from xlacheck.analysis.project import facts_key, literals_key  # the key depends on the other files
 
         # the result depends on the other files' facts and on whether jit-compiled covers this file
@@ -479,7 +502,8 @@ def _process_source(
                              + (b"\0jit-compiled" if declared else b"")
                              + (b"\0unreached:" + unreached.encode() if unreached else b"")
                              + (b"\0uncompiled:" + uncompiled.encode() if uncompiled else b"")
-                             + (b"\0unused:" + json.dumps(unused, sort_keys=True).encode() if unused else b""), path)
+                             + (b"\0unused:" + json.dumps(unused, sort_keys=True).encode() if unused else b"")
+                             + compiled_key(compiled), path)
     lint = plan.cache.load(key, path) if plan.cache is not None else None
     cached = lint is not None
     decoded: DecodedSource | None = None
@@ -491,7 +515,7 @@ def _process_source(
         except (SyntaxError, UnicodeDecodeError) as e:
             return FileResult(path, error=FileError(path, f"cannot decode file: {e}"), lines=lines), None, None
         lint = _engine_lint(plan, decoded.text, path, lines, facts, declared, file.rel, literals, unreached,
-                            uncompiled, unused)
+                            uncompiled, unused, compiled)
         if plan.cache is not None and (lint.error is None or not is_internal_error(lint.error)):
             plan.cache.store(key, lint)
     if not lint.diagnostics and not lint.set_aside and not _checks_directives(plan, data):
@@ -530,8 +554,9 @@ def _fix(
         unreached = plan.unreached.get(str(file.path)) if plan.unreached is not None else None
         uncompiled = plan.uncompiled.get(str(file.path)) if plan.uncompiled is not None else None
         unused = plan.unused.get(str(file.path)) if plan.unused is not None else None
+        compiled = plan.compiled.get(str(file.path)) if plan.compiled is not None else None
         lint = _engine_lint(plan, text, file.display, 0, facts, plan.settings.declares_jit(file.rel), file.rel,
-                            literals, unreached, uncompiled, unused)
+                            literals, unreached, uncompiled, unused, compiled)
         last_aside[:] = [_postprocess_set_aside(plan, file, text, lint.set_aside)]
         return _postprocess(plan, file, text, lint.diagnostics, lint.set_aside)
 

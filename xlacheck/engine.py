@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from xlacheck.analysis import is_main_guard
+from xlacheck.analysis.compiled_exports import Imported
 from xlacheck.analysis.contexts import Certainty, FunctionInfo, Level, ModuleFacts, ProjectFact, analyze_module
 from xlacheck.analysis.flow import RuleCrash, walk_function
 from xlacheck.analysis.project import Summary, summarize
@@ -137,6 +138,7 @@ def check_file(
     test_file: bool | None = None, literals: Mapping[str, Mapping[str, object]] | None = None,
     unreached: str | None = None, uncompiled: str | None = None, target_python: tuple[int, int] | None = None,
     unused_classes: Mapping[str, str] | None = None,
+    imported: Imported | None = None,
 ) -> CheckedFile:
     """:func:`check_source_and_tree`, with the file's :class:`~xlacheck.analysis.project.Summary`
     for the project pass; ``project``: what the other files of the run say about this one's
@@ -148,7 +150,9 @@ def check_file(
     entry of the project reaches this module's TensorFlow code
     (:func:`xlacheck.analysis.project.uncompiled_modules`); ``target_python``: the oldest Python the
     project runs on (``None``: the running interpreter's); ``unused_classes``: this module's classes that
-    nothing in the project names, and why (:func:`xlacheck.analysis.project.unused_classes`)."""
+    nothing in the project names, and why (:func:`xlacheck.analysis.project.unused_classes`);
+    ``imported``: the compiled functions and plain Enum classes of other modules it imports
+    (:func:`xlacheck.analysis.project.imports`)."""
     lines = _count_lines(source)
     try:
         tree = ast.parse(source, filename=path)
@@ -163,15 +167,16 @@ def check_file(
     try:
         diagnostics, set_aside = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary,
                                              jit_compiled, test_file, literals, unreached, uncompiled,
-                                             target_python=target_python, unused_classes=unused_classes)
+                                             target_python=target_python, unused_classes=unused_classes,
+                                             imported=imported)
         if unreached is not None:
             set_aside += _set_aside_as_unreached(tree, path, select, preview, torch_xla, project, jit_compiled,
                                                  test_file, literals, unreached, diagnostics, set_aside,
-                                                 target_python)
+                                                 target_python, imported=imported)
         elif unused_classes:
             set_aside += _set_aside_as_unreached(tree, path, select, preview, torch_xla, project, jit_compiled,
                                                  test_file, literals, None, diagnostics, set_aside,
-                                                 target_python, unused_classes)
+                                                 target_python, unused_classes, imported)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return CheckedFile(FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: "
@@ -198,7 +203,7 @@ def _set_aside_as_unreached(
     project: Mapping[str, ProjectFact] | None, jit_compiled: bool, test_file: bool | None,
     literals: Mapping[str, Mapping[str, object]] | None, unreached: str | None, diagnostics: list[Diagnostic],
     set_aside: list[SetAside], target_python: tuple[int, int] | None,
-    unused_classes: Mapping[str, str] | None = None,
+    unused_classes: Mapping[str, str] | None = None, imported: Imported | None = None,
 ) -> list[SetAside]:
     """What the unreached-module fact (or, without it, the unused-class fact) took away: the file checked
     again as if the project ran it, less what the run reports or set aside already. Only files the project
@@ -208,7 +213,8 @@ def _set_aside_as_unreached(
     seen = {(d.code, d.start.line, d.start.col) for d in diagnostics}
     seen |= {(s.diagnostic.code, s.diagnostic.start.line, s.diagnostic.start.col) for s in set_aside}
     reached, reached_aside = _check_tree(tree, path, select, [], preview, torch_xla, project, None, jit_compiled,
-                                         test_file, literals, None, target_python=target_python)
+                                         test_file, literals, None, target_python=target_python,
+                                         imported=imported)
     if unreached is not None:
         out = [SetAside(replace(d, fix=None), SetAsideReason.UNREACHED_MODULE, unreached)
                for d in reached if (d.code, d.start.line, d.start.col) not in seen]
@@ -228,7 +234,7 @@ def _check_tree(
     summary: list[Summary] | None = None, jit_compiled: bool = False, test_file: bool | None = None,
     literals: Mapping[str, Mapping[str, object]] | None = None, unreached: str | None = None,
     uncompiled: str | None = None, target_python: tuple[int, int] | None = None,
-    unused_classes: Mapping[str, str] | None = None,
+    unused_classes: Mapping[str, str] | None = None, imported: Imported | None = None,
 ) -> tuple[list[Diagnostic], list[SetAside]]:
     # a declaration covers model and training code, never its tests; the CLI decides that on the
     # root-relative path (``test_file``), a direct caller on ``path`` as given
@@ -243,7 +249,10 @@ def _check_tree(
         facts.unused_classes = unused_classes
     if target_python is not None:
         facts.target_python = target_python
-    if not facts.aliases.frameworks:
+    if imported is not None:
+        facts.imported_compiled = imported.compiled
+        facts.imported_enums = imported.enums
+    if not facts.aliases.frameworks and not facts.imported_compiled:
         if summary is not None:
             summary.append(summarize(facts, tree))
         return [], []  # no tensorflow/jax/torch/keras import: nothing here can be compiled

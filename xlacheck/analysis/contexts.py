@@ -65,7 +65,8 @@ from xlacheck.analysis.tables import (
     module_name,
 )
 
-if TYPE_CHECKING:  # values imports this module
+if TYPE_CHECKING:  # values and compiled_exports import this module
+    from xlacheck.analysis.compiled_exports import CompiledCallable
     from xlacheck.analysis.values import Reducers
 
 
@@ -402,6 +403,15 @@ class ModuleFacts:
     # the oldest Python the project runs on (config target-version / requires-python, else the running
     # interpreter; set by the engine): what the language allows, e.g. whether a slice is hashable (3.12)
     target_python: tuple[int, int] = sys.version_info[:2]
+    # compiled functions of other modules of the project this file imports, by the name its calls use
+    # ("step", "train.step"; analysis.project.compiled_imports; set by the engine from the project pass)
+    imported_compiled: Mapping[str, CompiledCallable] = field(default_factory=dict)
+    # plain Enum classes of other modules of the project, by the name this file's code uses ("BCType",
+    # "utils.BCType"; analysis.project.imports; set by the engine from the project pass)
+    imported_enums: frozenset[str] = frozenset()
+    # plain Enum classes this file's code names: its own, imported ones and module-level aliases of them
+    # (analysis.compiled_exports.enum_names), on first use
+    plain_enum_names: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}

@@ -13,6 +13,7 @@ import ast
 from collections.abc import Sequence
 
 from xlacheck.analysis import TRY_STATEMENTS, child_nodes
+from xlacheck.analysis.compiled_exports import enum_names
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.pytrees import leaf_field_names, static_field_names
@@ -683,6 +684,7 @@ def walk_function(
     if facts.leaf_fields is None:
         facts.leaf_fields = leaf_field_names([c.node for c in facts.classes])
     values.leaf_fields = facts.leaf_fields
+    values.plain_enums = enum_names(facts)
     ctx = RuleContext(path, info, aliases, values)
     ctx.module_values = facts.module_values
     ctx.module_built = facts.module_built

@@ -15,6 +15,7 @@ import ast
 from dataclasses import dataclass
 from functools import cached_property
 
+from xlacheck.analysis.compiled_exports import CompiledCallable, imported_callable, imported_method, tf_wrapper
 from xlacheck.analysis.contexts import ModuleFacts
 from xlacheck.analysis.scopes import ScopeTree
 from xlacheck.analysis.tables import JIT_COMPILE_KEYWORDS
@@ -227,7 +228,9 @@ class ModuleIndex(ScopeTree):
         return out
 
     def tf_function_called(self, call: ast.Call) -> TfFunction | None:
-        """The file's ``tf.function`` this call invokes (``step(...)``, ``self.step(...)``, ``m.step(...)``)."""
+        """The ``tf.function`` this call invokes (``step(...)``, ``self.step(...)``, ``m.step(...)``): the
+        file's own, else one of another module of the project that the file imports
+        (:meth:`imported_compiled`; its definition is a stand-in with its signature only)."""
         func = call.func
         if isinstance(func, ast.Name):
             for tfn in self.tf_functions.get(func.id, ()):
@@ -237,4 +240,54 @@ class ModuleIndex(ScopeTree):
             for tfn in self.tf_functions.get(func.attr, ()):
                 if tfn.is_method:
                     return tfn
-        return None
+        imported = self.imported_compiled(func)
+        if imported is None or imported.jax:
+            return None
+        return self.memo(("imported tf.function", imported.where, imported.name), lambda: TfFunction(
+            imported.name, *tf_wrapper(imported), is_method=False))
+
+    @cached_property
+    def imports_tf_functions(self) -> bool:
+        """The file imports a ``tf.function`` of another module of the project."""
+        return any(not c.jax for c in self.facts.imported_compiled.values())
+
+    def imported_compiled(self, func: ast.expr) -> CompiledCallable | None:
+        """The compiled function of another module of the project that ``func`` names (``step``,
+        ``train.step``; :attr:`~xlacheck.analysis.contexts.ModuleFacts.imported_compiled`), unless a
+        binding of this file hides the imported name there (a def, a module-level assignment, a
+        parameter or local of an enclosing function)."""
+        if not self.facts.imported_compiled:
+            return None
+        hit = imported_callable(self.facts, func, self._shadows)
+        if hit is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            # `trainer.step(...)` where `trainer = Trainer(...)` (in the function, or at module level)
+            hit = imported_method(self.facts, func, self._receiver_binding(func.value), self._shadows)
+        return hit
+
+    def _receiver_binding(self, receiver: ast.Name) -> ast.expr | None:
+        """What a receiver name is bound to where it is read: the one assignment of its function that
+        reaches it, or, when no enclosing function binds it (parameter or store), the module's."""
+        scope = self.function_of(receiver)
+        if scope is not None and receiver.id in self.stores_in(scope):
+            return self.local_binding(receiver.id, receiver)
+        while scope is not None:
+            args = scope.args
+            if any(a.arg == receiver.id for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]) \
+                    or receiver.id in self.stores_in(scope):
+                return None
+            scope = self.function_of(scope)
+        return self.module_binding(receiver.id)
+
+    def _shadows(self, name: str, node: ast.AST) -> bool:
+        if name in self.facts.module_funcs or name in self.facts.classes_by_name \
+                or self.module_binding(name) is not None:
+            return True
+        scope = self.function_of(node)
+        while scope is not None:
+            args = scope.args
+            if any(a.arg == name for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]) \
+                    or any(a is not None and a.arg == name for a in (args.vararg, args.kwarg)) \
+                    or name in self.stores_in(scope):
+                return True
+            scope = self.function_of(scope)
+        return False

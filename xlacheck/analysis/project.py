@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from xlacheck.analysis import TRY_STATEMENTS
 from xlacheck.analysis.calls import CallIndex, index_calls, project_literals
+from xlacheck.analysis.compiled_exports import CompiledCallable, Imported, compiled_callables, plain_enums
 from xlacheck.analysis.contexts import (
     FRAMEWORK_HEADS,
     Certainty,
@@ -60,23 +61,33 @@ class Summary:
     # a package's __init__ re-exports functions this way
     exports: tuple[tuple[str, str], ...] = ()
     call_index: CallIndex | None = None  # its calls by name and candidate functions (analysis.calls)
+    # its module-level names that are compiled functions (analysis.compiled_exports)
+    compiled: tuple[CompiledCallable, ...] = ()
+    # modules imported whole at module level: (the name its code uses, the module): `import a.b as m`
+    # -> ("m", "a.b"), `import a.b` -> ("a.b", "a.b")
+    modules: tuple[tuple[str, str], ...] = ()
+    enums: tuple[str, ...] = ()  # its module-level plain Enum classes (analysis.compiled_exports.plain_enums)
 
     def to_json(self) -> list[object]:
         return [[[n, int(level)] for n, level in self.functions], [[n, list(c)] for n, c in self.calls],
                 [[u.target, u.caller, u.how, int(u.level), u.host, u.converted, u.jax, u.line, u.traced,
                   [list(a) for a in u.args], [list(c) for c in u.consts]] for u in self.uses],
-                [list(e) for e in self.exports], None if self.call_index is None else self.call_index.to_json()]
+                [list(e) for e in self.exports], None if self.call_index is None else self.call_index.to_json(),
+                [c.to_json() for c in self.compiled], [list(m) for m in self.modules], list(self.enums)]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> Summary:
         functions, calls, uses, exports = data[:4]
         index = CallIndex.from_json(data[4]) if len(data) > 4 and data[4] is not None else None
+        compiled = tuple(CompiledCallable.from_json(c) for c in data[5]) if len(data) > 5 else ()
+        modules = tuple((str(a), str(b)) for a, b in data[6]) if len(data) > 6 else ()
+        enums = tuple(str(e) for e in data[7]) if len(data) > 7 else ()
         return cls(tuple((n, Level(v)) for n, v in functions), tuple((n, tuple(c)) for n, c in calls),
                    tuple(ExternalUse(t, c, h, Level(v), bool(ho), bool(cv), bool(j), int(line), bool(tr),
                                      tuple((str(k), int(fl)) for k, fl in args),
                                      tuple((str(k), bool(truth)) for k, truth in consts))
                          for t, c, h, v, ho, cv, j, line, tr, args, consts in uses),
-                   tuple((str(a), str(b)) for a, b in exports), index)
+                   tuple((str(a), str(b)) for a, b in exports), index, compiled, modules, enums)
 
 
 def summarize(facts: ModuleFacts, tree: ast.Module | None = None) -> Summary:
@@ -89,7 +100,28 @@ def summarize(facts: ModuleFacts, tree: ast.Module | None = None) -> Summary:
     calls = tuple((name, tuple(sorted(n for n in f.called_names if n in funcs and n != name)))
                   for name, f in funcs.items() if any(n in funcs for n in f.called_names))
     return Summary(functions, calls, tuple(external_uses(facts)), reexports(tree) if tree is not None else (),
-                   index_calls(tree, facts.functions) if tree is not None else None)
+                   index_calls(tree, facts.functions) if tree is not None else None,
+                   compiled_callables(facts, tree) if tree is not None else (),
+                   module_imports(tree) if tree is not None else (),
+                   plain_enums(tree) if tree is not None else ())
+
+
+def module_imports(tree: ast.Module) -> tuple[tuple[str, str], ...]:
+    """Modules imported whole at module level (also under ``if``/``try``), not frameworks: (the name
+    the file's code uses, the module)."""
+    out: list[tuple[str, str]] = []
+    stack = list(reversed(tree.body))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.Import):
+            for a in stmt.names:
+                if canonical_module(a.name).split(".", 1)[0] in FRAMEWORK_HEADS:
+                    continue
+                out.append((a.asname or a.name, a.name))
+        elif isinstance(stmt, (ast.If, ast.Try)):
+            for body in (stmt.body, stmt.orelse, *(h.body for h in getattr(stmt, "handlers", ()))):
+                stack.extend(reversed(body))
+    return tuple(out)
 
 
 def reexports(tree: ast.Module) -> tuple[tuple[str, str], ...]:
@@ -153,14 +185,7 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
     """Facts per file path (only files that get some). Deterministic: files are visited in path
     order, and the first strongest evidence wins."""
     files = sorted(files, key=lambda f: f.path)
-    modules: dict[str, str | None] = {}  # dotted module -> path (None: two files claim it)
-    by_stem: dict[str, str] = {}  # path without .py -> path, for scripts importing a neighbour
-    for f in files:
-        stem, ext = os.path.splitext(os.path.abspath(f.path))
-        by_stem[stem] = f.path
-        name = module_name(f.path) if ext == ".py" else None
-        if name is not None:
-            modules[name] = None if name in modules else f.path
+    modules, by_stem = _module_paths(files)
     local = {f.path: dict(f.summary.functions) for f in files}
     exports = {f.path: dict(f.summary.exports) for f in files}
     calls = {f.path: dict(f.summary.calls) for f in files}
@@ -249,34 +274,154 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
     return out
 
 
+def _module_paths(files: Sequence[ProjectFile]) -> tuple[dict[str, str | None], dict[str, str]]:
+    """(dotted module -> path, None where two files claim it; path without .py -> path, for scripts
+    importing a neighbour) of the files of a run, in path order."""
+    modules: dict[str, str | None] = {}
+    by_stem: dict[str, str] = {}
+    for f in files:
+        stem, ext = os.path.splitext(os.path.abspath(f.path))
+        by_stem[stem] = f.path
+        name = module_name(f.path) if ext == ".py" else None
+        if name is not None:
+            modules[name] = None if name in modules else f.path
+    return modules, by_stem
+
+
+def _absolute(dotted: str, importer: str) -> str | None:
+    """A dotted name as imported (``..losses.focal_loss``) made absolute from the importer's package."""
+    if not dotted.startswith("."):
+        return dotted
+    package = module_name(importer)
+    if package is None:
+        return None
+    parts = package.split(".")
+    if not importer.endswith("__init__.py"):
+        parts = parts[:-1]
+    level = len(dotted) - len(dotted.lstrip("."))
+    if level - 1 > len(parts):
+        return None
+    parts = parts[:len(parts) - (level - 1)]
+    return ".".join([*parts, dotted.lstrip(".")])
+
+
+def _module_path(module: str, importer: str, modules: Mapping[str, str | None], by_stem: Mapping[str, str]
+                 ) -> str | None:
+    """The file of the run that an absolute dotted module names, if one does (for a script, also a
+    neighbour it imports by file name)."""
+    path = modules.get(module)
+    if path is None and module_name(importer) is None:  # a script importing a neighbour
+        path = by_stem.get(os.path.join(os.path.dirname(os.path.abspath(importer)), *module.split(".")))
+    return path
+
+
 def _target(dotted: str, importer: str, modules: Mapping[str, str | None], by_stem: Mapping[str, str],
             local: Mapping[str, Mapping[str, Level]], exports: Mapping[str, Mapping[str, str]], hops: int = 3
             ) -> tuple[str, str] | None:
     """(path, function name) that an imported dotted name denotes, if a file of the run defines
     it, following re-exports (``from .losses import focal_loss`` in a package's ``__init__``)."""
-    if dotted.startswith("."):
-        package = module_name(importer)
-        if package is None:
-            return None
-        parts = package.split(".")
-        if not importer.endswith("__init__.py"):
-            parts = parts[:-1]
-        level = len(dotted) - len(dotted.lstrip("."))
-        if level - 1 > len(parts):
-            return None
-        parts = parts[:len(parts) - (level - 1)]
-        dotted = ".".join([*parts, dotted.lstrip(".")])
-    module, _, name = dotted.rpartition(".")
+    absolute = _absolute(dotted, importer)
+    if absolute is None:
+        return None
+    module, _, name = absolute.rpartition(".")
     if not module:
         return None
-    path = modules.get(module)
-    if path is None and module_name(importer) is None:  # a script importing a neighbour
-        path = by_stem.get(os.path.join(os.path.dirname(os.path.abspath(importer)), *module.split(".")))
+    path = _module_path(module, importer, modules, by_stem)
     if path is None:
         return None
     if name not in local[path] and name in exports[path] and hops > 0:
         return _target(exports[path][name], path, modules, by_stem, local, exports, hops - 1)
     return path, name
+
+
+def imports(files: Sequence[ProjectFile]) -> dict[str, Imported]:
+    """Per file path: what it imports from other files of the run (:func:`compiled_imports`,
+    :func:`enum_imports`); only files that import some."""
+    compiled = compiled_imports(files)
+    enums = enum_imports(files)
+    return {path: Imported(compiled.get(path, {}), enums.get(path, frozenset()))
+            for path in sorted(set(compiled) | set(enums))}
+
+
+def enum_imports(files: Sequence[ProjectFile]) -> dict[str, frozenset[str]]:
+    """Per file path: the plain Enum classes of other files of the run that it imports, by the name its
+    code uses (``BCType``: ``from pkg.utils import BCType``; ``utils.BCType``: ``from pkg import utils``
+    or ``import pkg.utils as utils``); only files that import some. Linear in the imports of the run."""
+    files = sorted(files, key=lambda f: f.path)
+    enums = {f.path: frozenset(f.summary.enums) for f in files}
+    if not any(enums.values()):
+        return {}
+    modules, by_stem = _module_paths(files)
+    local = {f.path: dict(f.summary.functions) for f in files}
+    exports = {f.path: dict(f.summary.exports) for f in files}
+    out: dict[str, frozenset[str]] = {}
+    for f in files:
+        got: set[str] = set()
+        whole = list(f.summary.modules)
+        for name, dotted in f.summary.exports:
+            target = _target(dotted, f.path, modules, by_stem, local, exports)
+            if target is not None and target[0] != f.path and target[1] in enums[target[0]]:
+                got.add(name)
+            else:
+                whole.append((name, dotted))
+        for name, dotted in whole:
+            absolute = _absolute(dotted, f.path)
+            path = _module_path(absolute, f.path, modules, by_stem) if absolute is not None else None
+            if path is not None and path != f.path:
+                got.update(f"{name}.{e}" for e in enums[path])
+        if got:
+            out[f.path] = frozenset(got)
+    return out
+
+
+def compiled_imports(files: Sequence[ProjectFile]) -> dict[str, dict[str, CompiledCallable]]:
+    """Per file path: the compiled functions of other files of the run that it imports
+    (:class:`~xlacheck.analysis.compiled_exports.CompiledCallable`, with where they are defined), by
+    the name its calls use: ``step`` (``from pkg.train import step``, also through a package's
+    re-export), ``train.step`` (``from pkg import train``), ``t.step`` (``import pkg.train as t``);
+    an imported class's compiled methods as ``Trainer().step`` / ``train.Trainer().step``; only files
+    that import some. Linear in the imports of the run."""
+    files = sorted(files, key=lambda f: f.path)
+    compiled = {f.path: {c.key: c for c in f.summary.compiled} for f in files}
+    if not any(compiled.values()):
+        return {}
+    modules, by_stem = _module_paths(files)
+    local = {f.path: dict(f.summary.functions) for f in files}
+    exports = {f.path: dict(f.summary.exports) for f in files}
+    by_path = {f.path: f for f in files}
+
+    def placed(path: str, c: CompiledCallable) -> CompiledCallable:
+        return replace(c, where=by_path[path].where(c.line))
+
+    out: dict[str, dict[str, CompiledCallable]] = {}
+    for f in files:
+        got: dict[str, CompiledCallable] = {}
+        whole = list(f.summary.modules)
+        for name, dotted in f.summary.exports:
+            target = _target(dotted, f.path, modules, by_stem, local, exports)
+            if target is not None and target[0] != f.path and target[1] in compiled[target[0]]:
+                got[name] = placed(target[0], compiled[target[0]][target[1]])
+            elif target is not None and target[0] != f.path and any(
+                    c.owner == target[1] for c in compiled[target[0]].values()):
+                for c in compiled[target[0]].values():  # `from pkg.train import Trainer`
+                    if c.owner == target[1]:
+                        got[f"{name}().{c.name}"] = placed(target[0], c)
+            else:
+                whole.append((name, dotted))  # `from pkg import train`: maybe a module
+        for name, dotted in whole:
+            absolute = _absolute(dotted, f.path)
+            path = _module_path(absolute, f.path, modules, by_stem) if absolute is not None else None
+            if path is None or path == f.path:
+                continue
+            for key, c in compiled[path].items():
+                got[f"{name}.{key}"] = placed(path, c)
+        index = f.summary.call_index
+        if index is not None:  # only what the file calls by that name: others cannot change its findings
+            called = {name for name, _ in index.calls}
+            got = {k: c for k, c in got.items() if c.name in called}
+        if got:
+            out[f.path] = got
+    return out
 
 
 def _raise(start: tuple[str, str], lv: Level, level: dict[tuple[str, str], Level],

@@ -442,7 +442,7 @@ class ValueEnv:
     """Name -> flags for one function, updated statement by statement by the walker."""
 
     __slots__ = ("aliases", "env", "cls", "converted", "staged", "node", "_memo", "_self_memo", "_class_by_name",
-                 "_dtypes", "reducers", "static_fields", "leaf_fields")
+                 "_dtypes", "reducers", "static_fields", "leaf_fields", "plain_enums")
 
     def __init__(self, aliases: AliasTable, cls: ClassInfo | None, env: dict[str, int] | None = None,
                  node: ast.AST | None = None) -> None:
@@ -466,6 +466,9 @@ class ValueEnv:
         self.static_fields: frozenset[str] = frozenset()
         # scalar fields of NamedTuples of this file: leaves, so tracers on a traced tree (analysis.pytrees)
         self.leaf_fields: frozenset[str] = frozenset()
+        # plain Enum classes (of this file, imported from another module of the project, or a module-level
+        # alias of one) by the dotted name the code uses: ``BCType``, ``utils.BCType``
+        self.plain_enums: frozenset[str] = frozenset()
 
     def invalidate(self) -> None:
         if self._memo:
@@ -646,6 +649,11 @@ class ValueEnv:
             if any(type(c) is ast.Constant and type(c.value) is str for c in sides) \
                     and not any(pk & (OP | DATA) for pk in parts):
                 return 0  # `mode == 'sum'`: an option compared with its name (no op made a string tensor)
+            if self.plain_enums and not any(pk & (OP | DATA) for pk in parts) and any(
+                    self._enum_member(c) for c in sides):
+                # `bc_type == BCType.NEUMANN`: a plain Enum member converts to no tensor (TF and JAX raise
+                # on it), so in code that runs the other side is a Python value too
+                return 0
             if not any(is_tensor(pk) for pk in parts) and any(self._framework_object(c) for c in sides):
                 # `path[-1] == jax.tree_util.DictKey("kernel")`, `spec == tf.TensorSpec(...)`: a key, a
                 # spec or a mesh that the framework built is no array, so neither is what is compared
@@ -862,6 +870,21 @@ class ValueEnv:
         that import torch (torch tensors are not in the table) nor for private or dunder names."""
         return not attr.startswith("_") and "torch" not in self.aliases.frameworks and \
             attr not in _TENSOR_MEMBER_NAMES
+
+    def _enum_member(self, e: ast.expr) -> bool:
+        """``Mode.TRAIN``, ``utils.BCType.NEUMANN``: a member of a plain Enum class (:attr:`plain_enums`),
+        the class not shadowed by a local."""
+        if not isinstance(e, ast.Attribute):
+            return False
+        parts: list[str] = []
+        node = e.value
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id in self.env:
+            return False
+        parts.append(node.id)
+        return ".".join(reversed(parts)) in self.plain_enums
 
     def _framework_object(self, e: ast.expr) -> bool:
         """A call of a framework name (``jax.*``, ``tf.*``, ``keras.*``) whose result the API tables

@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
+from xlacheck.analysis.compiled_exports import stand_in
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, bound_method, is_test_module
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
@@ -121,7 +122,7 @@ def jits_with_jax(facts: ModuleFacts) -> bool:
     """The file has a function that jax.jit traces (decorated, or handed to ``jax.jit``): the JAX
     recompile rules have nothing to check otherwise (asked before the module index is built and
     before a measured table is read)."""
-    return any(info.jax for info in facts.functions)
+    return any(info.jax for info in facts.functions) or any(c.jax for c in facts.imported_compiled.values())
 
 
 def jax_jitted(facts: ModuleFacts, index: ModuleIndex) -> Iterator[tuple[str, FunctionInfo]]:
@@ -232,7 +233,8 @@ def jax_static_argument_calls(facts: ModuleFacts, index: ModuleIndex
                               ) -> Iterator[tuple[ast.Call, list[tuple[str, ast.expr]]]]:
     """Each call by name of a jitted function with static parameters (:func:`jax_jitted_callee`),
     with its (static parameter, argument) pairs (:func:`bound_static_arguments`)."""
-    if not any(info.jax and info.static_params for info in facts.functions):
+    if not any(info.jax and info.static_params for info in facts.functions) and not any(
+            c.jax and c.static for c in facts.imported_compiled.values()):
         return
     callee = jax_jitted_callee(facts, index)
     for call, _ in index.calls:
@@ -498,16 +500,21 @@ def jax_jitted_callee(facts: ModuleFacts, index: ModuleIndex
             cls = _class_of(facts, index, call)
             hit = methods.get(id(cls.node), {}).get(func.attr) if cls is not None else None
             return (func.attr, hit) if hit is not None else None
-        if not isinstance(call.func, ast.Name):
+        if isinstance(call.func, ast.Name):
+            name = call.func.id
+            scope: ast.AST | None = index.function_of(call)
+            while scope is not None:
+                hit = local.get(id(scope), {}).get(name)
+                if hit is not None:
+                    return name, hit
+                scope = index.function_of(scope)
+            if name in module:
+                return name, module[name]
+        imported = index.imported_compiled(call.func)  # jitted in another module of the project
+        if imported is None or not imported.jax:
             return None
-        name = call.func.id
-        scope: ast.AST | None = index.function_of(call)
-        while scope is not None:
-            hit = local.get(id(scope), {}).get(name)
-            if hit is not None:
-                return name, hit
-            scope = index.function_of(scope)
-        return (name, module[name]) if name in module else None
+        return ast.unparse(call.func), index.memo(("imported jitted", imported.where, imported.name),
+                                                  lambda: stand_in(imported))
 
     return callee
 

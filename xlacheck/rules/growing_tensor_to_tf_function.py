@@ -157,7 +157,7 @@ class GrowingTensorToTfFunction(ModuleRule):
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
         jitted = {name for name, _ in jax_jitted(ctx.facts, index)}  # jax.jit compiles once per shape too
-        if not index.tf_functions and not jitted:
+        if not index.tf_functions and not jitted and not index.imports_tf_functions:
             return
         for call, _ in index.calls:
             tfn = index.tf_function_called(call)

@@ -1455,7 +1455,7 @@ class PythonScalarToTfFunction(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        if not index.tf_functions:
+        if not index.tf_functions and not index.imports_tf_functions:
             return
         scopes: dict[int, _Scope] = {}
         literal_sites: dict[tuple[int, object], list[tuple[ast.expr, object]]] = defaultdict(list)

@@ -347,7 +347,7 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        if not index.tf_functions:
+        if not index.tf_functions and not index.imports_tf_functions:
             return
         for call, _ in index.calls:
             tfn = index.tf_function_called(call)
