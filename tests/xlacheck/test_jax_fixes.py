@@ -244,7 +244,7 @@ MASKS = {
         "return (-(b) * 2.0).sum(where=m > 0.0)\n"),
     "elementwise_of_a_selection_assigned_then_averaged": (
         "def exp_mean(b, m):\n    w = jnp.abs(m)\n    e = jnp.exp(b[w > 0.5])\n    return e.mean()\n", "b[w > 0.5]",
-        "    e, e_mask = (jnp.exp(b)), w > 0.5\n    return e.mean(where=e_mask)\n"),
+        "    return (jnp.exp(b)).mean(where=w > 0.5)\n"),  # w is bound once, before: the reads take its text
     "at_set_with_a_number": (
         "def masked_scores(b, m):\n    return b.at[m < 0.0].set(-1e6)\n",
         "b.at[m < 0.0]", "return jnp.where(m < 0.0, -1e6, b)\n"),
@@ -358,7 +358,15 @@ MASKS = {
     "mean_over_axis_0_of_a_bound_prefix": (
         "def prefix_rows(b, m):\n    x = b.reshape(2, 2)\n    n = jnp.sum(m > 0.5) // 2\n    valid = x[:n]\n"
         "    return jnp.mean(valid * 2.0, axis=0)\n", "x[:n]",
-        "    return jnp.mean(valid * 2.0, axis=0, where=valid_mask)\n"),
+        "    return jnp.mean(x * 2.0, axis=0, where=jnp.expand_dims(jnp.arange(x.shape[0]) < n, "
+        "tuple(range(1, x.ndim))))\n"),
+    "mean_over_axis_0_of_a_prefix_of_an_array_rebound_after_it": (
+        "def prefix_rows(b, m):\n    x = b.reshape(2, 2)\n    n = jnp.sum(m > 0.5) // 2\n    valid = x[:n]\n"
+        "    x = x * 3.0\n    return jnp.mean(valid * 2.0, axis=0) + x\n", "x[:n]",
+        "    return jnp.mean(valid * 2.0, axis=0, where=valid_mask) + x\n"),
+    "named_selection_beside_a_direct_one_by_the_same_mask": (  # one mask text: `keep` bound once, before
+        "def mse(b, m):\n    keep = m > 0.5\n    p = b[keep]\n    return jnp.mean((p - m[keep]) ** 2)\n", "b[keep]",
+        "    keep = m > 0.5\n    return jnp.mean((b - m) ** 2, where=keep)\n"),
     "max_over_axis_0_of_masked_rows_times_a_matrix": (
         "def peak(b, m):\n    x = b.reshape(2, 2)\n    params = {'w': jnp.eye(2) * 2.0}\n"
         "    return jnp.max(x[m[1:3] > 0.5] @ params['w'], axis=0)\n", "x[m[1:3] > 0.5]",
