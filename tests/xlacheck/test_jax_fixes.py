@@ -367,6 +367,9 @@ MASKS = {
     "named_selection_beside_a_direct_one_by_the_same_mask": (  # one mask text: `keep` bound once, before
         "def mse(b, m):\n    keep = m > 0.5\n    p = b[keep]\n    return jnp.mean((p - m[keep]) ** 2)\n", "b[keep]",
         "    keep = m > 0.5\n    return jnp.mean((b - m) ** 2, where=keep)\n"),
+    "mean_of_a_selection_by_a_mask_cast_to_bool": (
+        "def f(b, m):\n    k = (m > 0.5).astype(jnp.int32)\n    return jnp.mean(b[k.astype(bool)])\n",
+        "b[k.astype(bool)]", "return jnp.mean(b, where=k.astype(bool))\n"),
     "max_over_axis_0_of_masked_rows_times_a_matrix": (
         "def peak(b, m):\n    x = b.reshape(2, 2)\n    params = {'w': jnp.eye(2) * 2.0}\n"
         "    return jnp.max(x[m[1:3] > 0.5] @ params['w'], axis=0)\n", "x[m[1:3] > 0.5]",

@@ -182,3 +182,22 @@ def test_indexed_update_min_takes_values_not_an_axis():
     namespace: dict = {}
     exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
     namespace["relax"](jax.numpy.arange(3.0))
+
+
+@pytest.mark.parametrize(("cast", "flagged"), [
+    ("m.astype(bool)", True), ("m.astype(jnp.bool_)", True), ("m.astype('bool')", True),
+    ("m.astype(jnp.int32)", False),  # integer indices gather: a static shape
+])
+def test_a_mask_cast_to_bool_is_a_boolean_selection_under_jit(cast: str, flagged: bool):
+    src = f"import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, m):\n    return jnp.sum(x[{cast}])\n"
+    result = check_source(src, "case.py")
+    assert result.error is None
+    assert ("XLA207" in {d.code for d in result.diagnostics}) is flagged
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    x, m = jax.numpy.array([1.0, 2.0, 3.0]), jax.numpy.array([1, 0, 2])
+    if flagged:
+        with pytest.raises(jax.errors.NonConcreteBooleanIndexError):
+            namespace["f"](x, m)
+    else:
+        namespace["f"](x, m)

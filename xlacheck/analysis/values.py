@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from xlacheck import api_table
 from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
-from xlacheck.analysis.dtypes import DtypeModel
+from xlacheck.analysis.dtypes import DtypeModel, names_bool
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import returns_one_reduction
 from xlacheck.analysis.scopes import target_names
@@ -839,7 +839,10 @@ class ValueEnv:
                 elif rk & TENSOR and not rk & PYLIST:
                     # a method of an array: a Python list among its arguments (`x.at[i].set([a, b])`)
                     # does not make the result one
-                    return _combine(rk | (self._args_flags(e) & ~(PYLIST | PYLIST_EMPTY))) & ~(BOOL | INTCAST)
+                    k = _combine(rk | (self._args_flags(e) & ~(PYLIST | PYLIST_EMPTY))) & ~(BOOL | INTCAST)
+                    if f.attr == "astype" and len(e.args) == 1 and names_bool(e.args[0], self.aliases.resolve):
+                        k |= BOOL  # `m.astype(bool)`: a boolean array, a mask as an index
+                    return k
                 if rk & LAYER:
                     return TENSOR | OPAQUE
         k = self._args_flags(e)

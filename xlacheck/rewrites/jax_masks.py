@@ -40,6 +40,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
+from xlacheck.analysis.dtypes import names_bool
 from xlacheck.analysis.tables import JAX_ELEMENTWISE
 from xlacheck.rewrites._expr import atom, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
@@ -105,6 +106,9 @@ def _boolean(src: Source, jnp: str, node: ast.AST, depth: int = 0) -> bool:
         return True  # `~m` indexes by a mask: an integer index would not be flagged
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
         return _boolean(src, jnp, node.left, depth) or _boolean(src, jnp, node.right, depth)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "astype" \
+            and len(node.args) == 1 and not node.keywords:
+        return names_bool(node.args[0], lambda e: canonical(src, e))  # `m.astype(bool)`
     if isinstance(node, ast.Call):
         name = dotted(node.func)
         return name is not None and name.startswith(f"{jnp}.") and name[len(jnp) + 1:] in _LOGICAL
