@@ -1151,3 +1151,71 @@ def test_a_condition_on_a_parameter_also_read_as_data_is_left_to_lax_cond():
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
     (result,) = attach_fixes(source, tree, [diagnostic_at(node.test, "XLA101")])
     assert "jax.lax.cond(n > 2" in apply_edits(source, result.fix.edits)
+
+
+# XLA207: a segment reduction without num_segments whose result is combined with an array of the
+# segment count's size -> num_segments= that array's leading size (rewrites/jax_segments.py)
+SEGMENTS = {
+    "concatenated_beside_the_nodes": (
+        "def pool(nodes, messages, receivers):\n    aggregated = jax.ops.segment_sum(messages, receivers)\n"
+        "    return jnp.concatenate([nodes, jnp.tanh(aggregated)], axis=-1)\n",
+        "jax.ops.segment_sum(messages, receivers)",
+        "aggregated = jax.ops.segment_sum(messages, receivers, num_segments=nodes.shape[0])\n", "axis 0"),
+    "added_to_the_nodes_in_place": (
+        "def pool(nodes, messages, receivers):\n    nodes = nodes + 2.0 * jax.ops.segment_max(messages, receivers)\n"
+        "    return nodes\n",
+        "jax.ops.segment_max(messages, receivers)",
+        "nodes = nodes + 2.0 * jax.ops.segment_max(messages, receivers, num_segments=nodes.shape[0])\n", "broadcasts"),
+    "concatenated_on_axis_1": (
+        "def pool(nodes, messages, receivers):\n"
+        "    return jnp.concatenate((jax.ops.segment_sum(messages, receivers), nodes), 1)\n",
+        "jax.ops.segment_sum(messages, receivers)",
+        "jax.ops.segment_sum(messages, receivers, num_segments=nodes.shape[0]), nodes), 1)\n", ""),
+}
+
+
+def segment_fix(source: str, flagged: str):
+    return mask_fix(source, flagged)
+
+
+@pytest.mark.parametrize("name", sorted(SEGMENTS))
+def test_a_segment_count_from_the_array_the_result_joins_compiles_and_matches_the_original(name, tmp_path):
+    body, flagged, expected, reason = SEGMENTS[name]
+    source = HEADER + body
+    fix = segment_fix(source, flagged)
+    assert fix is not None and reason in fix.message
+    assert fix.applicability is (Applicability.SAFE if not reason else Applicability.UNSAFE)
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed
+    original, compiled = load(f"orig_{name}", source, tmp_path), jax.jit(load(f"fixed_{name}", fixed, tmp_path))
+
+    @settings(max_examples=30, deadline=None)
+    @given(st.lists(VALUES, min_size=10, max_size=10), st.lists(st.integers(-1, 4), min_size=5, max_size=5))
+    def check(values, ids):
+        nodes = jnp.asarray(values[:8], dtype=jnp.float32).reshape(4, 2)
+        messages = jnp.asarray(values[:10], dtype=jnp.float32).reshape(5, 2)
+        receivers = jnp.asarray(ids, dtype=jnp.int32)
+        hypothesis.assume(reason != "broadcasts" or max(ids) > 0)  # one segment broadcasts: the unsafe case
+        with jax.disable_jit():
+            try:
+                expected_out = original(nodes, messages, receivers)
+            except (TypeError, ValueError):  # the segment count is not the nodes': the original raises
+                hypothesis.assume(False)
+        np.testing.assert_allclose(np.asarray(compiled(nodes, messages, receivers)), np.asarray(expected_out),
+                                   rtol=1e-6, equal_nan=True)
+
+    check()
+
+
+def test_a_segment_count_with_no_partner_or_a_partner_rebound_after_it_is_not_read():
+    body = "def pool(nodes, messages, receivers):\n    return jax.ops.segment_sum(messages, receivers)\n"
+    assert segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)") is None
+    body = ("def pool(nodes, messages, receivers):\n    agg = jax.ops.segment_sum(messages, receivers)\n"
+            "    nodes = nodes[:2]\n    return jnp.concatenate([nodes, agg], axis=-1)\n")
+    assert segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)") is None
+    body = ("def pool(nodes, messages, receivers):\n"
+            "    return jnp.concatenate([nodes, jax.ops.segment_sum(messages, receivers)], axis=0)\n")
+    assert segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)") is None  # rows stack: any count
+    body = ("def pool(nodes, messages, receivers):\n    agg = jax.ops.segment_sum(messages, receivers)\n"
+            "    return agg * agg\n")
+    assert segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)") is None

@@ -480,7 +480,8 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     lines = (assign.lineno, assign.end_lineno or assign.lineno)
     if isinstance(node, ast.Call) and any(stores.get(n.id) for n in ast.walk(value)
                                           if isinstance(n, ast.Name) and n.id != name) \
-            or not _settled(src, assign, value, name):  # a created array's texts read more than `value`
+            or not src.settled_before(assign, {n.id for n in ast.walk(value)
+                                               if isinstance(n, ast.Name) and n.id != name}):
         mask_name = src.fresh_name(f"{name}_mask")
         named = {name: (name, mask_name)}
         bound_slice = selected if "broadcasted_iota" in selected[1] else None
@@ -521,30 +522,6 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     if not readers or len(masks) != 1:
         return None
     return _reduction_fix(edits, selected[1], isinstance(node, ast.Call), tuple(extra))
-
-
-def _settled(src: Source, assign: ast.Assign, value: ast.expr, name: str) -> bool:
-    """Every name ``value`` reads (but ``name``) holds, wherever the function reads ``name``, the
-    value it held at ``assign``: it is stored only before ``assign`` (a parameter, or ``keep = m >
-    0`` above it), and no loop holds ``assign`` or those stores (a later pass would rebind them).
-    ``name`` itself is bound once, there, so each of its reads comes after ``assign`` and sees the
-    same values of the names the selection read: the reads can take the selection's text."""
-    scope = src.scope_of(assign)
-    stores = src.stores_in(scope)
-    loops = (ast.For, ast.AsyncFor, ast.While)
-
-    def in_loop(node: ast.AST) -> bool:
-        return any(isinstance(a, loops) for a in src.ancestors(node) if a is not scope and src.scope_of(a) is scope)
-
-    if in_loop(assign):
-        return False
-    here = (assign.lineno, assign.col_offset)
-    for read in {n.id for n in ast.walk(value) if isinstance(n, ast.Name) and n.id != name}:
-        for store in stores.get(read, ()):
-            if src.scope_of(store) is not scope or in_loop(store) \
-                    or (store.end_lineno or store.lineno, store.end_col_offset or 0) > here:
-                return False
-    return True
 
 
 # ``x.at[m].<method>(c)`` -> the value of each selected entry (``{x}`` the array, ``{c}`` the value)
