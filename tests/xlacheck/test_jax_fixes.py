@@ -370,6 +370,15 @@ MASKS = {
     "mean_of_a_selection_by_a_mask_cast_to_bool": (
         "def f(b, m):\n    k = (m > 0.5).astype(jnp.int32)\n    return jnp.mean(b[k.astype(bool)])\n",
         "b[k.astype(bool)]", "return jnp.mean(b, where=k.astype(bool))\n"),
+    # a chain: a name bound to a row-wise function of a named selection, then reduced
+    "max_over_axis_0_of_a_projection_of_a_bound_prefix": (
+        "def pooled(b, m):\n    x = b.reshape(2, 2)\n    w = jnp.eye(2) * 2.0\n    n = jnp.sum(m > 0.5) // 2\n"
+        "    valid = x[:n]\n    h = jnp.tanh(valid @ w)\n    return jnp.max(h, axis=0)\n", "x[:n]",
+        "    h = jnp.tanh((x @ w))\n    return jnp.max(h, axis=0, where=jnp.expand_dims(jnp.arange(h.shape[0]) < n, "
+        "tuple(range(1, h.ndim))), initial=-jnp.inf)\n"),
+    "sum_of_a_function_of_a_named_selection": (
+        "def f(b, m):\n    keep = m > 0.5\n    valid = b[keep]\n    h = jnp.tanh(valid) * 2.0\n    return jnp.sum(h)\n",
+        "b[keep]", "    keep = m > 0.5\n    h = jnp.tanh(b) * 2.0\n    return jnp.sum(h, where=keep)\n"),
     "max_over_axis_0_of_masked_rows_times_a_matrix": (
         "def peak(b, m):\n    x = b.reshape(2, 2)\n    params = {'w': jnp.eye(2) * 2.0}\n"
         "    return jnp.max(x[m[1:3] > 0.5] @ params['w'], axis=0)\n", "x[m[1:3] > 0.5]",
@@ -445,6 +454,13 @@ def test_a_selection_read_outside_a_reduction_is_not_rewritten():
     assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    return jnp.sum(sel) + sel[0]\n", "b[m > 0]") is None
     assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    sel = sel * 2.0\n    return jnp.sum(sel)\n",
                     "b[m > 0]") is None  # the selection's name rebound
+
+
+def test_a_chained_name_read_outside_a_reduction_or_a_projection_reduced_in_full_is_not_rewritten():
+    assert mask_fix(HEADER + "def f(b, m):\n    valid = b[m > 0]\n    h = valid * 2.0\n    return jnp.sum(h) + h[0]\n",
+                    "b[m > 0]") is None
+    assert mask_fix(HEADER + "def f(b, m):\n    x = b.reshape(2, 2)\n    w = jnp.eye(2)\n    valid = x[m[:2] > 0]\n"
+                    "    h = valid @ w\n    return jnp.sum(h)\n", "x[m[:2] > 0]") is None  # rows: axis 0 only
 
 
 def test_a_created_array_that_is_returned_or_whose_count_array_is_rebound_is_not_bounded():

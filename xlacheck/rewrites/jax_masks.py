@@ -500,7 +500,11 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     lengths = [_count_read(src, read, frozenset({name})) if boolean else None for read in readers]
     if all(lengths):
         return None
-    for read, length in zip(readers, lengths):
+    # the reads, with the names that the chain of assignments below binds (name, read, length read)
+    work = [(name, read, length) for read, length in zip(readers, lengths)]
+    rows_only: set[str] = set()  # chained names whose rows went through `@ W`: reduced over axis 0 only
+    while work:
+        current, read, length = work.pop(0)
         if length is not None:
             edits.append(replace(src, length, f"{jnp}.count_nonzero({named[name][1]})"))
             masks.add(named[name][1])
@@ -512,9 +516,23 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
                 and (canonical(src, call.func) or "") in JAX_ELEMENTWISE) or (
                 isinstance(call, ast.Call) and _per_row(src, jnp, call) is not None):
             call = src.parents.get(call)
+        if isinstance(call, ast.Assign):  # `h = jnp.tanh(valid @ w)`: a chain, h computed on the whole arrays
+            chained = _chained(src, jnp, call, named, bound_slice is None)
+            if chained is None:
+                return None
+            target, text, rows = chained
+            if any(e.start == src.start(call.value) for e in edits):
+                continue  # read twice in one chained value: rewritten once
+            edits.append(replace(src, call.value, text))
+            if rows or current in rows_only:
+                rows_only.add(target)
+            work += [(target, r, None) for r in src.loads_of(target, scope)]
+            continue
         found = _reduced_whole(src, jnp, call, named, bound_slice) if isinstance(call, ast.Call) else None
-        if found is None:
+        if found is None or current in rows_only and _reduction(src, jnp, call)[3] != 0:  # type: ignore[arg-type,index]
             return None
+        if current in rows_only:
+            found = (found[0], found[1], found[2] + (ROW_PRODUCT,))
         if not any(e.start == src.start(call) for e in edits):
             edits.append(replace(src, call, found[0]))
             masks.add(found[1])
@@ -522,6 +540,39 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     if not readers or len(masks) != 1:
         return None
     return _reduction_fix(edits, selected[1], isinstance(node, ast.Call), tuple(extra))
+
+
+def _chained(src: Source, jnp: str, assign: ast.Assign, named: Named, settled: bool) -> tuple[str, str, bool] | None:
+    """``h = f(valid)`` where ``valid`` names a selection (``named``) and ``f`` maps each selected
+    entry (row) to one (elementwise arithmetic, comparisons and ``jnp`` functions; ``@ W`` with ``W`` a
+    plain operand, row by row): (``h``, the text of ``f`` on the whole arrays, whether it went
+    through ``@``). ``h`` is added to ``named`` as the whole array it now is, with the same mask (a
+    slice's positions counted along ``h``'s axis 0). Only where ``h`` is bound once, alone on its
+    lines, and the selection's texts are its own (``settled``: not a ``sel, sel_mask`` binding,
+    whose mask has the selected array's shape)."""
+    if not (settled and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name)
+            and src.alone_on_lines(assign, assign)):
+        return None
+    target = assign.targets[0].id
+    if target in named or len(src.stores_in(src.scope_of(assign)).get(target, [])) != 1:
+        return None
+    masks: set[str] = set()
+    leaves: list[tuple[str, str]] = []
+    text = _whole(src, jnp, assign.value, masks, named, leaves, rows=True)
+    if text is None or len(masks) != 1 or not leaves or _PER_ROW in leaves:
+        return None
+    (mask,) = masks
+    array = leaves[0][0]
+    jax = jax_alias(src.tree)
+    if "broadcasted_iota" in mask:  # positions along axis 0 of the selected array: the same along h's
+        iota = f"{jax}.lax.broadcasted_iota({jnp}.{_INDEX_DTYPE}, {array}.shape, 0)"
+        if mask.count("broadcasted_iota") != mask.count(iota):
+            return None
+        mask = mask.replace(iota, f"{jax}.lax.broadcasted_iota({jnp}.{_INDEX_DTYPE}, {target}.shape, 0)")
+    if text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    named[target] = (target, mask)
+    return target, text, "@" in text
 
 
 # ``x.at[m].<method>(c)`` -> the value of each selected entry (``{x}`` the array, ``{c}`` the value)
