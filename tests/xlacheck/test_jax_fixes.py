@@ -379,6 +379,17 @@ MASKS = {
     "sum_of_a_function_of_a_named_selection": (
         "def f(b, m):\n    keep = m > 0.5\n    valid = b[keep]\n    h = jnp.tanh(valid) * 2.0\n    return jnp.sum(h)\n",
         "b[keep]", "    keep = m > 0.5\n    h = jnp.tanh(b) * 2.0\n    return jnp.sum(h, where=keep)\n"),
+    # per-row operations: argmax over the last axis; log_softmax of a named selection, reduced over the last axis
+    "accuracy_of_the_argmax_of_selected_rows": (
+        "def acc(b, m):\n    logits = b.reshape(2, 2)\n    keep = m[:2] > 0.5\n"
+        "    labels = (m[2:] > 0.5).astype(jnp.int32)\n"
+        "    return jnp.mean(jnp.argmax(logits[keep], axis=-1) == labels[keep])\n", "logits[keep]",
+        "return jnp.mean(jnp.argmax(logits, axis=-1) == labels, where=keep)\n"),
+    "cross_entropy_of_a_named_log_softmax_of_selected_rows": (
+        "def xent(b, m):\n    logits = jnp.clip(b.reshape(2, 2), -3.0, 3.0)\n    keep = m[:2] > 0.5\n"
+        "    labels = (m[2:] > 0.5).astype(jnp.int32)\n    logp = jax.nn.log_softmax(logits[keep])\n"
+        "    return -jnp.mean(jnp.sum(logp * jax.nn.one_hot(labels[keep], 2), axis=-1))\n", "logits[keep]",
+        "return -jnp.mean(jnp.sum(((jax.nn.log_softmax(logits)) * jax.nn.one_hot(labels, 2)), axis=-1), where=keep)\n"),
     "max_over_axis_0_of_masked_rows_times_a_matrix": (
         "def peak(b, m):\n    x = b.reshape(2, 2)\n    params = {'w': jnp.eye(2) * 2.0}\n"
         "    return jnp.max(x[m[1:3] > 0.5] @ params['w'], axis=0)\n", "x[m[1:3] > 0.5]",
@@ -454,6 +465,17 @@ def test_a_selection_read_outside_a_reduction_is_not_rewritten():
     assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    return jnp.sum(sel) + sel[0]\n", "b[m > 0]") is None
     assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    sel = sel * 2.0\n    return jnp.sum(sel)\n",
                     "b[m > 0]") is None  # the selection's name rebound
+
+
+def test_a_kept_or_added_last_axis_that_no_reduction_over_it_encloses_is_not_masked():
+    # where= a mask over the leading axes would broadcast against the last axis
+    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.mean(jax.nn.one_hot(b.astype(jnp.int32)[m > 0], 4))\n",
+                    "b.astype(jnp.int32)[m > 0]") is None
+    x = "    x = b.reshape(2, 2)\n"
+    assert mask_fix(HEADER + "def f(b, m):\n" + x + "    return jnp.sum(jax.nn.log_softmax(x[m[:2] > 0]))\n",
+                    "x[m[:2] > 0]") is None
+    assert mask_fix(HEADER + "def f(b, m):\n" + x + "    logp = jax.nn.log_softmax(x[m[:2] > 0])\n"
+                    "    return jnp.sum(logp)\n", "x[m[:2] > 0]") is None
 
 
 def test_a_chained_name_read_outside_a_reduction_or_a_projection_reduced_in_full_is_not_rewritten():

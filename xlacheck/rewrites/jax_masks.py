@@ -259,9 +259,14 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
         return f"{src.segment(node.func)}({', '.join(operands)})"  # type: ignore[arg-type]
     per_row = _per_row(src, jnp, node)
     if per_row is not None and leaves is not None and not rows:
+        start = len(leaves)
         inner = again(per_row)
         if inner is None:
             return None
+        if reduces_row(src, node):  # the rows it keeps or adds (one_hot, softmax) are reduced here
+            leaves[start:] = [leaf for leaf in leaves[start:] if leaf != _ROW_KEPT]
+        else:
+            leaves.append(_ROW_KEPT)
         leaves.append(_PER_ROW)  # after the selections inside it: they come first
         rest = src.segment(node)[src.offset(src.end(per_row)) - src.offset(src.start(node)):]
         return f"{src.segment(node.func)}({inner}{rest}"  # type: ignore[attr-defined]
@@ -269,25 +274,45 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
 
 
 _PER_ROW = ("", "per row")  # a leaf marker: a per-row operation of selections (:func:`_per_row`)
-_LAST_AXIS = frozenset({"sum", "mean", "max", "min", "prod"})
+# a leaf marker: a per-row operation that keeps or adds a last axis (softmax, one_hot) that no
+# reduction over the last axis encloses: a `where=` mask over the leading axes would be broadcast
+# against the last axis, so the reduction of such an expression is declined
+_ROW_KEPT = ("", "row kept")
+_LAST_AXIS = frozenset({"sum", "mean", "max", "min", "prod", "any", "all", "var", "std", "argmax", "argmin"})
+_LAST_AXIS_BY_DEFAULT = frozenset({"jax.nn.softmax", "jax.nn.log_softmax"})  # axis=-1 is their default
+_LAST_AXIS_GIVEN = frozenset({"jax.nn.logsumexp", "jax.scipy.special.logsumexp", "jax.numpy.linalg.norm"})
 
 
 def _per_row(src: Source, jnp: str, node: ast.expr) -> ast.expr | None:
     """The operand of an operation that maps each row (the entries over the last axis) of its
-    operand to a row or a number on its own: ``jnp.sum/mean/max/min/prod(E, axis=-1)`` and
-    ``jax.nn.one_hot(E, n)`` (a new last axis). Applied to a selection by a mask over the leading
-    axes, it is the same selection of the operation on the whole array (:data:`PER_ROW`)."""
+    operand to a row or a number on its own: ``jnp.sum/mean/max/min/prod/any/all/var/std/argmax/
+    argmin(E, axis=-1)`` (the axis as a keyword or the second argument), ``jax.nn.softmax/
+    log_softmax(E)`` (over the last axis, by default or ``axis=-1``), ``jax.nn.logsumexp(E, axis=-1)``,
+    ``jnp.linalg.norm(E, axis=-1)`` and ``jax.nn.one_hot(E, n)`` (a new last axis). Applied to a
+    selection by a mask over the leading axes, it is the same selection of the operation on the
+    whole array (:data:`PER_ROW`)."""
     if not isinstance(node, ast.Call) or not node.args or any(isinstance(a, ast.Starred) for a in node.args):
         return None
     name = canonical(src, node.func) or ""
     if name == "jax.nn.one_hot" and len(node.args) == 2 and not node.keywords:
         return node.args[0]
-    if name.startswith("jax.numpy.") and name[len("jax.numpy."):] in _LAST_AXIS and len(node.args) == 1 \
-            and len(node.keywords) == 1 and node.keywords[0].arg == "axis" \
-            and isinstance(node.keywords[0].value, ast.UnaryOp) and isinstance(node.keywords[0].value.op, ast.USub) \
-            and int_literal(node.keywords[0].value.operand) == 1:
+    axis = [k.value for k in node.keywords if k.arg == "axis"] + node.args[1:]
+    last = len(axis) == 1 and isinstance(axis[0], ast.UnaryOp) and isinstance(axis[0].op, ast.USub) \
+        and int_literal(axis[0].operand) == 1
+    if len(node.args) + len(node.keywords) != 1 + len(axis):
+        return None  # another keyword (keepdims, where, ...)
+    if name in _LAST_AXIS_BY_DEFAULT and (not axis or last) or name in _LAST_AXIS_GIVEN and last:
+        return node.args[0]
+    if name.startswith("jax.numpy.") and name[len("jax.numpy."):] in _LAST_AXIS and last:
         return node.args[0]
     return None
+
+
+def reduces_row(src: Source, node: ast.Call) -> bool:
+    """A per-row operation (:func:`_per_row`) that maps each row to one number (a reduction over the
+    last axis), not to a row (softmax, log_softmax) or a new row (one_hot)."""
+    name = canonical(src, node.func) or ""
+    return name not in _LAST_AXIS_BY_DEFAULT and name != "jax.nn.one_hot"
 
 
 def _selects_nothing(src: Source, jnp: str, node: ast.expr, named: Named | None) -> bool:
@@ -354,7 +379,9 @@ def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = N
         return None
     (mask,) = masks
     per_row = _PER_ROW in leaves
-    leaves = [leaf for leaf in leaves if leaf != _PER_ROW]
+    if _ROW_KEPT in leaves:
+        return None
+    leaves = [leaf for leaf in leaves if leaf not in (_PER_ROW, _ROW_KEPT)]
     if per_row and (rows or op in _PRODUCTS or op in _FULL_REDUCTIONS.values()):
         return None  # the per-row operation changes the rank the axis and the mask are read at
     if op in _PRODUCTS:  # the selections are 1-D: the product of two is the sum of their entries' products
@@ -453,6 +480,7 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     selected = _selection(src, jnp, node)
     if not isinstance(node, (ast.Subscript, ast.Call)) or selected is None:
         return None
+    per_row_value = row_kept = False
     # `nll = -picked[valid]`: elementwise arithmetic of selections by one mask, assigned, reads as the
     # same arithmetic of the whole arrays, with that mask
     value: ast.expr = node
@@ -465,9 +493,12 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     assign = src.parents.get(value)
     if value is not node:
         masks_of_value: set[str] = set()
-        whole = _whole(src, jnp, value, masks_of_value)
+        value_leaves: list[tuple[str, str]] = []
+        whole = _whole(src, jnp, value, masks_of_value, leaves=value_leaves)
         if whole is None or masks_of_value != {selected[1]}:
             return None
+        per_row_value = _PER_ROW in value_leaves  # `logp = jax.nn.log_softmax(logits[keep])`: full reductions only
+        row_kept = _ROW_KEPT in value_leaves  # ... whose reads a reduction over the last axis must enclose
         selected = (whole if whole.startswith("(") else f"({whole})", selected[1])
     if not (isinstance(assign, ast.Assign) and assign.value is value and len(assign.targets) == 1
             and isinstance(assign.targets[0], ast.Name) and src.alone_on_lines(assign, assign)):
@@ -510,12 +541,17 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
             masks.add(named[name][1])
             continue
         call = src.parents.get(read)  # the reduction that holds this read, through elementwise operations
+        enclosed = not row_kept
         while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
                 isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS) or (
                 isinstance(call, ast.Call) and _reduction(src, jnp, call) is None
                 and (canonical(src, call.func) or "") in JAX_ELEMENTWISE) or (
                 isinstance(call, ast.Call) and _per_row(src, jnp, call) is not None):
+            enclosed = enclosed or isinstance(call, ast.Call) and _per_row(src, jnp, call) is not None \
+                and reduces_row(src, call)
             call = src.parents.get(call)
+        if not enclosed:
+            return None
         if isinstance(call, ast.Assign):  # `h = jnp.tanh(valid @ w)`: a chain, h computed on the whole arrays
             chained = _chained(src, jnp, call, named, bound_slice is None)
             if chained is None:
@@ -529,8 +565,11 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
             work += [(target, r, None) for r in src.loads_of(target, scope)]
             continue
         found = _reduced_whole(src, jnp, call, named, bound_slice) if isinstance(call, ast.Call) else None
-        if found is None or current in rows_only and _reduction(src, jnp, call)[3] != 0:  # type: ignore[arg-type,index]
+        axis = _reduction(src, jnp, call)[3] if found is not None else None  # type: ignore[arg-type,index]
+        if found is None or current in rows_only and axis != 0 or per_row_value and axis is not None:
             return None
+        if per_row_value:
+            found = (found[0], found[1], found[2] + (PER_ROW,))
         if current in rows_only:
             found = (found[0], found[1], found[2] + (ROW_PRODUCT,))
         if not any(e.start == src.start(call) for e in edits):
@@ -559,7 +598,7 @@ def _chained(src: Source, jnp: str, assign: ast.Assign, named: Named, settled: b
     masks: set[str] = set()
     leaves: list[tuple[str, str]] = []
     text = _whole(src, jnp, assign.value, masks, named, leaves, rows=True)
-    if text is None or len(masks) != 1 or not leaves or _PER_ROW in leaves:
+    if text is None or len(masks) != 1 or not leaves or _PER_ROW in leaves or _ROW_KEPT in leaves:
         return None
     (mask,) = masks
     array = leaves[0][0]
