@@ -390,6 +390,13 @@ MASKS = {
         "    labels = (m[2:] > 0.5).astype(jnp.int32)\n    logp = jax.nn.log_softmax(logits[keep])\n"
         "    return -jnp.mean(jnp.sum(logp * jax.nn.one_hot(labels[keep], 2), axis=-1))\n", "logits[keep]",
         "return -jnp.mean(jnp.sum(((jax.nn.log_softmax(logits)) * jax.nn.one_hot(labels, 2)), axis=-1), where=keep)\n"),
+    # scalars beside a selection: a full reduction of the whole array, a nested reduction of the selection
+    "max_distance_of_a_selection_from_the_whole_mean": (
+        "def f(b, m):\n    return jnp.max(jnp.abs(b[m > 0.5] - b.mean()))\n", "b[m > 0.5]",
+        "return jnp.max(jnp.abs((b - b.mean())), where=m > 0.5, initial=-jnp.inf)\n"),
+    "centred_sum_of_squares_of_a_named_selection": (
+        "def f(b, m):\n    sel = b[m > 0.5]\n    return jnp.sum(jnp.square(sel - jnp.mean(sel)))\n", "b[m > 0.5]",
+        "return jnp.sum(jnp.square((b - jnp.mean(b, where=m > 0.5))), where=m > 0.5)\n"),
     "max_over_axis_0_of_masked_rows_times_a_matrix": (
         "def peak(b, m):\n    x = b.reshape(2, 2)\n    params = {'w': jnp.eye(2) * 2.0}\n"
         "    return jnp.max(x[m[1:3] > 0.5] @ params['w'], axis=0)\n", "x[m[1:3] > 0.5]",
@@ -476,6 +483,11 @@ def test_a_kept_or_added_last_axis_that_no_reduction_over_it_encloses_is_not_mas
                     "x[m[:2] > 0]") is None
     assert mask_fix(HEADER + "def f(b, m):\n" + x + "    logp = jax.nn.log_softmax(x[m[:2] > 0])\n"
                     "    return jnp.sum(logp)\n", "x[m[:2] > 0]") is None
+
+
+def test_a_prefix_of_a_selection_is_not_read_as_a_prefix_of_an_array():
+    assert mask_fix(HEADER + "def f(b, m):\n    n = jnp.sum(m > 0)\n    return jnp.sum(b[m > 0][:n])\n",
+                    "b[m > 0][:n]") is None
 
 
 def test_a_chained_name_read_outside_a_reduction_or_a_projection_reduced_in_full_is_not_rewritten():

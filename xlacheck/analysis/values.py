@@ -34,7 +34,7 @@ from xlacheck.analysis.dtypes import DtypeModel, names_bool
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import returns_one_reduction
 from xlacheck.analysis.scopes import target_names
-from xlacheck.analysis.tables import BOOL_FUNCS, call_arguments, splatted
+from xlacheck.analysis.tables import BOOL_FUNCS, JAX_BOOL_FUNCS, call_arguments, splatted
 
 
 class ValueFlag(IntFlag):
@@ -984,7 +984,7 @@ class ValueEnv:
         if name in LIST_FUNCS or (fact is not None and fact.structure == "list"
                                   and (given := _given(fact, e)) is not None and fact.holds_for(given)):
             return res | PYLIST
-        if name in BOOL_FUNCS or (fact is not None and fact.dtype == "bool") or (
+        if name in BOOL_FUNCS or name in JAX_BOOL_FUNCS or (fact is not None and fact.dtype == "bool") or (
                 name == "tf.cast" and len(e.args) > 1 and self.aliases.resolve(e.args[1]) == "tf.bool"):
             res |= BOOL
         return res

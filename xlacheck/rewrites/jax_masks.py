@@ -144,6 +144,8 @@ def _rows(src: Source, jnp: str, node: ast.Subscript) -> tuple[str, str] | None:
     the bounded slice, whose axis there counts from the end (``W.ndim - x.ndim + k`` for the k-th
     entry) where an index comes before it."""
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if isinstance(node.value, ast.Subscript) and _selection(src, jnp, node.value) is not None:
+        return None  # `x[m][:n]`: the first entries of a selection, not of an array
     jax = jax_alias(src.tree)
     bounded = [i for i, p in enumerate(parts) if isinstance(p, ast.Slice) and (p.lower or p.upper)]
     if jax is None or len(bounded) != 1:
@@ -233,6 +235,17 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
         return selected[0]
     if is_number(node):
         return src.segment(node)
+    if _full_reduction(src, jnp, node) or isinstance(node, ast.Name) and _scalar(src, jnp, node):
+        # a scalar: the same for every selected entry (`x[m] - x.mean()`, `sel - mu`); a full reduction
+        # of selections by the mask is itself read with `where=` (`jnp.sum((sel - jnp.mean(sel)) ** 2)`)
+        if not any(_selection(src, jnp, n) is not None or isinstance(n, ast.Name) and named and n.id in named
+                   for n in ast.walk(node)):
+            return src.segment(node)
+        nested = _reduced_whole(src, jnp, node, named) if isinstance(node, ast.Call) else None
+        if nested is None or "axis=" in nested[0].replace(src.segment(node), ""):
+            return None
+        masks.add(nested[1])
+        return nested[0]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         inner = again(node.operand)
         return None if inner is None else f"{'-' if isinstance(node.op, ast.USub) else '+'}({inner})"
@@ -578,6 +591,9 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
             extra += found[2]
     if not readers or len(masks) != 1:
         return None
+    # a reduction inside another that is rewritten (`jnp.sum((sel - jnp.mean(sel)) ** 2)`): written by the outer one
+    edits = [e for e in edits if not any(o is not e and o.start <= e.start and e.end <= o.end
+                                         and (o.start, o.end) != (e.start, e.end) for o in edits)]
     return _reduction_fix(edits, selected[1], isinstance(node, ast.Call), tuple(extra))
 
 
@@ -618,6 +634,19 @@ def _chained(src: Source, jnp: str, assign: ast.Assign, named: Named, settled: b
 _AT_METHODS = {"set": "{c}", "add": "{x} + {c}", "multiply": "{x} * {c}", "divide": "{x} / {c}",
                "power": "{x} ** {c}", "min": "{jnp}.minimum({x}, {c})", "max": "{jnp}.maximum({x}, {c})"}
 _SPECIAL_FLOATS = ("nan", "inf", "pi", "e")
+
+
+def _full_reduction(src: Source, jnp: str, node: ast.AST) -> bool:
+    """A reduction of every entry to one number: ``jnp.sum/mean/...(E)`` or ``E.sum()`` (any of
+    :data:`_REDUCTIONS`), nothing else passed."""
+    if not isinstance(node, ast.Call) or node.keywords:
+        return False
+    if isinstance(node.func, ast.Attribute) and node.func.attr in _REDUCTIONS and not node.args \
+            and dotted(node.func) != f"{jnp}.{node.func.attr}":
+        return True
+    name = dotted(node.func)
+    return len(node.args) == 1 and not isinstance(node.args[0], ast.Starred) and name is not None \
+        and name.startswith(f"{jnp}.") and name[len(jnp) + 1:] in _REDUCTIONS
 
 
 def _scalar(src: Source, jnp: str, node: ast.AST, depth: int = 0) -> bool:
