@@ -244,7 +244,7 @@ MASKS = {
         "return (-(b) * 2.0).sum(where=m > 0.0)\n"),
     "elementwise_of_a_selection_assigned_then_averaged": (
         "def exp_mean(b, m):\n    w = jnp.abs(m)\n    e = jnp.exp(b[w > 0.5])\n    return e.mean()\n", "b[w > 0.5]",
-        "    e, e_mask = (jnp.exp(b)), w > 0.5\n    return e.mean(where=e_mask)\n"),
+        "    return (jnp.exp(b)).mean(where=w > 0.5)\n"),  # w is bound once, before: the reads take its text
     "at_set_with_a_number": (
         "def masked_scores(b, m):\n    return b.at[m < 0.0].set(-1e6)\n",
         "b.at[m < 0.0]", "return jnp.where(m < 0.0, -1e6, b)\n"),
@@ -358,7 +358,45 @@ MASKS = {
     "mean_over_axis_0_of_a_bound_prefix": (
         "def prefix_rows(b, m):\n    x = b.reshape(2, 2)\n    n = jnp.sum(m > 0.5) // 2\n    valid = x[:n]\n"
         "    return jnp.mean(valid * 2.0, axis=0)\n", "x[:n]",
-        "    return jnp.mean(valid * 2.0, axis=0, where=valid_mask)\n"),
+        "    return jnp.mean(x * 2.0, axis=0, where=jnp.expand_dims(jnp.arange(x.shape[0]) < n, "
+        "tuple(range(1, x.ndim))))\n"),
+    "mean_over_axis_0_of_a_prefix_of_an_array_rebound_after_it": (
+        "def prefix_rows(b, m):\n    x = b.reshape(2, 2)\n    n = jnp.sum(m > 0.5) // 2\n    valid = x[:n]\n"
+        "    x = x * 3.0\n    return jnp.mean(valid * 2.0, axis=0) + x\n", "x[:n]",
+        "    return jnp.mean(valid * 2.0, axis=0, where=valid_mask) + x\n"),
+    "named_selection_beside_a_direct_one_by_the_same_mask": (  # one mask text: `keep` bound once, before
+        "def mse(b, m):\n    keep = m > 0.5\n    p = b[keep]\n    return jnp.mean((p - m[keep]) ** 2)\n", "b[keep]",
+        "    keep = m > 0.5\n    return jnp.mean((b - m) ** 2, where=keep)\n"),
+    "mean_of_a_selection_by_a_mask_cast_to_bool": (
+        "def f(b, m):\n    k = (m > 0.5).astype(jnp.int32)\n    return jnp.mean(b[k.astype(bool)])\n",
+        "b[k.astype(bool)]", "return jnp.mean(b, where=k.astype(bool))\n"),
+    # a chain: a name bound to a row-wise function of a named selection, then reduced
+    "max_over_axis_0_of_a_projection_of_a_bound_prefix": (
+        "def pooled(b, m):\n    x = b.reshape(2, 2)\n    w = jnp.eye(2) * 2.0\n    n = jnp.sum(m > 0.5) // 2\n"
+        "    valid = x[:n]\n    h = jnp.tanh(valid @ w)\n    return jnp.max(h, axis=0)\n", "x[:n]",
+        "    h = jnp.tanh((x @ w))\n    return jnp.max(h, axis=0, where=jnp.expand_dims(jnp.arange(h.shape[0]) < n, "
+        "tuple(range(1, h.ndim))), initial=-jnp.inf)\n"),
+    "sum_of_a_function_of_a_named_selection": (
+        "def f(b, m):\n    keep = m > 0.5\n    valid = b[keep]\n    h = jnp.tanh(valid) * 2.0\n    return jnp.sum(h)\n",
+        "b[keep]", "    keep = m > 0.5\n    h = jnp.tanh(b) * 2.0\n    return jnp.sum(h, where=keep)\n"),
+    # per-row operations: argmax over the last axis; log_softmax of a named selection, reduced over the last axis
+    "accuracy_of_the_argmax_of_selected_rows": (
+        "def acc(b, m):\n    logits = b.reshape(2, 2)\n    keep = m[:2] > 0.5\n"
+        "    labels = (m[2:] > 0.5).astype(jnp.int32)\n"
+        "    return jnp.mean(jnp.argmax(logits[keep], axis=-1) == labels[keep])\n", "logits[keep]",
+        "return jnp.mean(jnp.argmax(logits, axis=-1) == labels, where=keep)\n"),
+    "cross_entropy_of_a_named_log_softmax_of_selected_rows": (
+        "def xent(b, m):\n    logits = jnp.clip(b.reshape(2, 2), -3.0, 3.0)\n    keep = m[:2] > 0.5\n"
+        "    labels = (m[2:] > 0.5).astype(jnp.int32)\n    logp = jax.nn.log_softmax(logits[keep])\n"
+        "    return -jnp.mean(jnp.sum(logp * jax.nn.one_hot(labels[keep], 2), axis=-1))\n", "logits[keep]",
+        "return -jnp.mean(jnp.sum(((jax.nn.log_softmax(logits)) * jax.nn.one_hot(labels, 2)), axis=-1), where=keep)\n"),
+    # scalars beside a selection: a full reduction of the whole array, a nested reduction of the selection
+    "max_distance_of_a_selection_from_the_whole_mean": (
+        "def f(b, m):\n    return jnp.max(jnp.abs(b[m > 0.5] - b.mean()))\n", "b[m > 0.5]",
+        "return jnp.max(jnp.abs((b - b.mean())), where=m > 0.5, initial=-jnp.inf)\n"),
+    "centred_sum_of_squares_of_a_named_selection": (
+        "def f(b, m):\n    sel = b[m > 0.5]\n    return jnp.sum(jnp.square(sel - jnp.mean(sel)))\n", "b[m > 0.5]",
+        "return jnp.sum(jnp.square((b - jnp.mean(b, where=m > 0.5))), where=m > 0.5)\n"),
     "max_over_axis_0_of_masked_rows_times_a_matrix": (
         "def peak(b, m):\n    x = b.reshape(2, 2)\n    params = {'w': jnp.eye(2) * 2.0}\n"
         "    return jnp.max(x[m[1:3] > 0.5] @ params['w'], axis=0)\n", "x[m[1:3] > 0.5]",
@@ -434,6 +472,29 @@ def test_a_selection_read_outside_a_reduction_is_not_rewritten():
     assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    return jnp.sum(sel) + sel[0]\n", "b[m > 0]") is None
     assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    sel = sel * 2.0\n    return jnp.sum(sel)\n",
                     "b[m > 0]") is None  # the selection's name rebound
+
+
+def test_a_kept_or_added_last_axis_that_no_reduction_over_it_encloses_is_not_masked():
+    # where= a mask over the leading axes would broadcast against the last axis
+    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.mean(jax.nn.one_hot(b.astype(jnp.int32)[m > 0], 4))\n",
+                    "b.astype(jnp.int32)[m > 0]") is None
+    x = "    x = b.reshape(2, 2)\n"
+    assert mask_fix(HEADER + "def f(b, m):\n" + x + "    return jnp.sum(jax.nn.log_softmax(x[m[:2] > 0]))\n",
+                    "x[m[:2] > 0]") is None
+    assert mask_fix(HEADER + "def f(b, m):\n" + x + "    logp = jax.nn.log_softmax(x[m[:2] > 0])\n"
+                    "    return jnp.sum(logp)\n", "x[m[:2] > 0]") is None
+
+
+def test_a_prefix_of_a_selection_is_not_read_as_a_prefix_of_an_array():
+    assert mask_fix(HEADER + "def f(b, m):\n    n = jnp.sum(m > 0)\n    return jnp.sum(b[m > 0][:n])\n",
+                    "b[m > 0][:n]") is None
+
+
+def test_a_chained_name_read_outside_a_reduction_or_a_projection_reduced_in_full_is_not_rewritten():
+    assert mask_fix(HEADER + "def f(b, m):\n    valid = b[m > 0]\n    h = valid * 2.0\n    return jnp.sum(h) + h[0]\n",
+                    "b[m > 0]") is None
+    assert mask_fix(HEADER + "def f(b, m):\n    x = b.reshape(2, 2)\n    w = jnp.eye(2)\n    valid = x[m[:2] > 0]\n"
+                    "    h = valid @ w\n    return jnp.sum(h)\n", "x[m[:2] > 0]") is None  # rows: axis 0 only
 
 
 def test_a_created_array_that_is_returned_or_whose_count_array_is_rebound_is_not_bounded():
@@ -1140,3 +1201,71 @@ def test_a_condition_on_a_parameter_also_read_as_data_is_left_to_lax_cond():
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
     (result,) = attach_fixes(source, tree, [diagnostic_at(node.test, "XLA101")])
     assert "jax.lax.cond(n > 2" in apply_edits(source, result.fix.edits)
+
+
+# XLA207: a segment reduction without num_segments whose result is combined with an array of the
+# segment count's size -> num_segments= that array's leading size (rewrites/jax_segments.py)
+SEGMENTS = {
+    "concatenated_beside_the_nodes": (
+        "def pool(nodes, messages, receivers):\n    aggregated = jax.ops.segment_sum(messages, receivers)\n"
+        "    return jnp.concatenate([nodes, jnp.tanh(aggregated)], axis=-1)\n",
+        "jax.ops.segment_sum(messages, receivers)",
+        "aggregated = jax.ops.segment_sum(messages, receivers, num_segments=nodes.shape[0])\n", "axis 0"),
+    "added_to_the_nodes_in_place": (
+        "def pool(nodes, messages, receivers):\n    nodes = nodes + 2.0 * jax.ops.segment_max(messages, receivers)\n"
+        "    return nodes\n",
+        "jax.ops.segment_max(messages, receivers)",
+        "nodes = nodes + 2.0 * jax.ops.segment_max(messages, receivers, num_segments=nodes.shape[0])\n", "broadcasts"),
+    "concatenated_on_axis_1": (
+        "def pool(nodes, messages, receivers):\n"
+        "    return jnp.concatenate((jax.ops.segment_sum(messages, receivers), nodes), 1)\n",
+        "jax.ops.segment_sum(messages, receivers)",
+        "jax.ops.segment_sum(messages, receivers, num_segments=nodes.shape[0]), nodes), 1)\n", ""),
+}
+
+
+def segment_fix(source: str, flagged: str):
+    return mask_fix(source, flagged)
+
+
+@pytest.mark.parametrize("name", sorted(SEGMENTS))
+def test_a_segment_count_from_the_array_the_result_joins_compiles_and_matches_the_original(name, tmp_path):
+    body, flagged, expected, reason = SEGMENTS[name]
+    source = HEADER + body
+    fix = segment_fix(source, flagged)
+    assert fix is not None and reason in fix.message
+    assert fix.applicability is (Applicability.SAFE if not reason else Applicability.UNSAFE)
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed
+    original, compiled = load(f"orig_{name}", source, tmp_path), jax.jit(load(f"fixed_{name}", fixed, tmp_path))
+
+    @settings(max_examples=30, deadline=None)
+    @given(st.lists(VALUES, min_size=10, max_size=10), st.lists(st.integers(-1, 4), min_size=5, max_size=5))
+    def check(values, ids):
+        nodes = jnp.asarray(values[:8], dtype=jnp.float32).reshape(4, 2)
+        messages = jnp.asarray(values[:10], dtype=jnp.float32).reshape(5, 2)
+        receivers = jnp.asarray(ids, dtype=jnp.int32)
+        hypothesis.assume(reason != "broadcasts" or max(ids) > 0)  # one segment broadcasts: the unsafe case
+        with jax.disable_jit():
+            try:
+                expected_out = original(nodes, messages, receivers)
+            except (TypeError, ValueError):  # the segment count is not the nodes': the original raises
+                hypothesis.assume(False)
+        np.testing.assert_allclose(np.asarray(compiled(nodes, messages, receivers)), np.asarray(expected_out),
+                                   rtol=1e-6, equal_nan=True)
+
+    check()
+
+
+def test_a_segment_count_with_no_partner_or_a_partner_rebound_after_it_is_not_read():
+    body = "def pool(nodes, messages, receivers):\n    return jax.ops.segment_sum(messages, receivers)\n"
+    assert segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)") is None
+    body = ("def pool(nodes, messages, receivers):\n    agg = jax.ops.segment_sum(messages, receivers)\n"
+            "    nodes = nodes[:2]\n    return jnp.concatenate([nodes, agg], axis=-1)\n")
+    assert segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)") is None
+    body = ("def pool(nodes, messages, receivers):\n"
+            "    return jnp.concatenate([nodes, jax.ops.segment_sum(messages, receivers)], axis=0)\n")
+    assert segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)") is None  # rows stack: any count
+    body = ("def pool(nodes, messages, receivers):\n    agg = jax.ops.segment_sum(messages, receivers)\n"
+            "    return agg * agg\n")
+    assert segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)") is None

@@ -182,3 +182,39 @@ def test_indexed_update_min_takes_values_not_an_axis():
     namespace: dict = {}
     exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
     namespace["relax"](jax.numpy.arange(3.0))
+
+
+@pytest.mark.parametrize(("cast", "flagged"), [
+    ("m.astype(bool)", True), ("m.astype(jnp.bool_)", True), ("m.astype('bool')", True),
+    ("m.astype(jnp.int32)", False),  # integer indices gather: a static shape
+])
+def test_a_mask_cast_to_bool_is_a_boolean_selection_under_jit(cast: str, flagged: bool):
+    src = f"import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, m):\n    return jnp.sum(x[{cast}])\n"
+    result = check_source(src, "case.py")
+    assert result.error is None
+    assert ("XLA207" in {d.code for d in result.diagnostics}) is flagged
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    x, m = jax.numpy.array([1.0, 2.0, 3.0]), jax.numpy.array([1, 0, 2])
+    if flagged:
+        with pytest.raises(jax.errors.NonConcreteBooleanIndexError):
+            namespace["f"](x, m)
+    else:
+        namespace["f"](x, m)
+
+
+def test_the_jax_boolean_functions_return_masks_that_fail_as_an_index_under_jit():
+    from xlacheck.analysis.tables import JAX_BOOL_FUNCS
+
+    x = jax.numpy.array([1.0, -2.0, 3.0])
+    for name in sorted(JAX_BOOL_FUNCS):
+        fn = getattr(jax.numpy, name.split(".", 1)[1])
+        arity = 1 if name in ("jnp.logical_not", "jnp.isnan", "jnp.isinf", "jnp.isfinite", "jnp.isposinf",
+                              "jnp.isneginf", "jnp.signbit") else 2
+        assert fn(*[x] * arity).dtype == jax.numpy.bool_, name
+        src = (f"import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
+               f"    return jnp.sum(x[{name}({', '.join(['x'] * arity)})])\n")
+        result = check_source(src, "case.py")
+        assert "XLA207" in {d.code for d in result.diagnostics}, name
+        with pytest.raises(jax.errors.NonConcreteBooleanIndexError):
+            jax.jit(lambda v: jax.numpy.sum(v[fn(*[v] * arity)]))(x)  # noqa: B023 - called at once

@@ -112,6 +112,23 @@ def dtype_literal(e: ast.AST | None, resolve: Callable[[ast.expr], str | None]) 
     return None
 
 
+_BOOL_MODULES = _DTYPE_MODULES | {"jax.numpy", "jnp"}
+
+
+def names_bool(e: ast.AST | None, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """Whether a dtype argument names the boolean dtype: the builtin ``bool``, ``"bool"``,
+    ``np.bool_``, ``jnp.bool_``, ``tf.bool`` (``x.astype(bool)`` is a boolean array in NumPy and JAX)."""
+    if isinstance(e, ast.Name):
+        return e.id == "bool" and resolve(e) is None  # the builtin, not an imported name
+    if isinstance(e, ast.Constant):
+        return e.value in ("bool", "bool_")
+    full = resolve(e) if isinstance(e, ast.Attribute) else None
+    if full is None or "." not in full:
+        return False
+    module, last = full.rsplit(".", 1)
+    return module in _BOOL_MODULES and last in ("bool", "bool_")
+
+
 def literal_dtype(e: ast.AST) -> str | None:
     """The dtype TensorFlow gives a Python literal (or nested list/tuple of them): int32 for ints
     in int32's range, float32 when any element is a float, bool for bools only."""

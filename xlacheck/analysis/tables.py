@@ -98,6 +98,15 @@ BOOL_FUNCS = frozenset({
     "tf.math.less_equal", "tf.reduce_any", "tf.reduce_all", "tf.math.reduce_any", "tf.math.reduce_all",
     "tf.sequence_mask", "tf.math.in_top_k", "tf.debugging.is_numeric_tensor",
 })
+# jax.numpy functions that return boolean arrays (a mask as an index), spelled as xlacheck canonicalises
+# them (``jnp.``); the JAX API table records no dtypes. Checked against the installed JAX (each returns
+# bool, and as an index under jax.jit raises NonConcreteBooleanIndexError):
+# tests/xlacheck/test_jax_shape_truth.py.
+JAX_BOOL_FUNCS = frozenset({
+    "jnp.logical_and", "jnp.logical_or", "jnp.logical_not", "jnp.logical_xor", "jnp.isnan", "jnp.isinf",
+    "jnp.isfinite", "jnp.isposinf", "jnp.isneginf", "jnp.isclose", "jnp.isin", "jnp.signbit", "jnp.greater",
+    "jnp.less", "jnp.equal", "jnp.not_equal", "jnp.greater_equal", "jnp.less_equal",
+})
 # ... of which these compute elementwise (a mask of their inputs' shape), with tf.sequence_mask:
 # the masks that masked reductions select with.
 ELEMENTWISE_BOOL_FUNCS = BOOL_FUNCS - {

@@ -30,11 +30,11 @@ from typing import NamedTuple
 
 from xlacheck import api_table
 from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
-from xlacheck.analysis.dtypes import DtypeModel
+from xlacheck.analysis.dtypes import DtypeModel, names_bool
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import returns_one_reduction
 from xlacheck.analysis.scopes import target_names
-from xlacheck.analysis.tables import BOOL_FUNCS, call_arguments, splatted
+from xlacheck.analysis.tables import BOOL_FUNCS, JAX_BOOL_FUNCS, call_arguments, splatted
 
 
 class ValueFlag(IntFlag):
@@ -847,7 +847,10 @@ class ValueEnv:
                 elif rk & TENSOR and not rk & PYLIST:
                     # a method of an array: a Python list among its arguments (`x.at[i].set([a, b])`)
                     # does not make the result one
-                    return _combine(rk | (self._args_flags(e) & ~(PYLIST | PYLIST_EMPTY))) & ~(BOOL | INTCAST)
+                    k = _combine(rk | (self._args_flags(e) & ~(PYLIST | PYLIST_EMPTY))) & ~(BOOL | INTCAST)
+                    if f.attr == "astype" and len(e.args) == 1 and names_bool(e.args[0], self.aliases.resolve):
+                        k |= BOOL  # `m.astype(bool)`: a boolean array, a mask as an index
+                    return k
                 if rk & LAYER:
                     return TENSOR | OPAQUE
         k = self._args_flags(e)
@@ -1004,7 +1007,7 @@ class ValueEnv:
         if name in LIST_FUNCS or (fact is not None and fact.structure == "list"
                                   and (given := _given(fact, e)) is not None and fact.holds_for(given)):
             return res | PYLIST
-        if name in BOOL_FUNCS or (fact is not None and fact.dtype == "bool") or (
+        if name in BOOL_FUNCS or name in JAX_BOOL_FUNCS or (fact is not None and fact.dtype == "bool") or (
                 name == "tf.cast" and len(e.args) > 1 and self.aliases.resolve(e.args[1]) == "tf.bool"):
             res |= BOOL
         return res

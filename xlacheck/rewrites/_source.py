@@ -13,6 +13,7 @@ import io
 import keyword
 import re
 import tokenize
+from collections.abc import Collection, Iterable
 
 from xlacheck.analysis.scopes import FunctionScope, ScopeTree
 from xlacheck.diagnostics import Fix, Location
@@ -93,6 +94,28 @@ class Source(ScopeTree):
         head = self.table.line(first.lineno)[: self.start(first).col]
         tail = self.table.line(last.end_lineno)[self.end(last).col :] if last.end_lineno else ""
         return head.strip() == "" and (tail.strip() == "" or tail.strip().startswith("#"))
+
+    def settled_before(self, stmt: ast.stmt, names: Iterable[str], own: Collection[int] = ()) -> bool:
+        """Every one of ``names`` keeps, from ``stmt`` to the end of its function, the value it held
+        at ``stmt``: stored in that function only before ``stmt`` (a parameter, ``keep = m > 0``
+        above it), and no loop holds ``stmt`` or those stores (a later pass would rebind them). A
+        name bound once at ``stmt`` can then be read anywhere as the text of its value. ``own``: the
+        ids of stores that do not count (``stmt``'s own targets, stored after its value is read)."""
+        scope = self.scope_of(stmt)
+        stores = self.stores_in(scope)
+        loops = (ast.For, ast.AsyncFor, ast.While)
+
+        def in_loop(node: ast.AST) -> bool:
+            return any(isinstance(a, loops) for a in self.ancestors(node)
+                       if a is not scope and self.scope_of(a) is scope)
+
+        if in_loop(stmt):
+            return False
+        here = (stmt.lineno, stmt.col_offset)
+        return not any(id(store) not in own and (self.scope_of(store) is not scope or in_loop(store)
+                                                 or (store.end_lineno or store.lineno, store.end_col_offset or 0)
+                                                 > here)
+                       for name in names for store in stores.get(name, ()))
 
     def sole_reader(self, node: ast.expr) -> tuple[ast.Assign, ast.Name] | None:
         """``name = <node>`` alone on its lines, and ``name`` read once in its scope, by a read this

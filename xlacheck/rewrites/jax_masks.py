@@ -40,6 +40,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
+from xlacheck.analysis.dtypes import names_bool
 from xlacheck.analysis.tables import JAX_ELEMENTWISE
 from xlacheck.rewrites._expr import atom, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
@@ -105,6 +106,9 @@ def _boolean(src: Source, jnp: str, node: ast.AST, depth: int = 0) -> bool:
         return True  # `~m` indexes by a mask: an integer index would not be flagged
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
         return _boolean(src, jnp, node.left, depth) or _boolean(src, jnp, node.right, depth)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "astype" \
+            and len(node.args) == 1 and not node.keywords:
+        return names_bool(node.args[0], lambda e: canonical(src, e))  # `m.astype(bool)`
     if isinstance(node, ast.Call):
         name = dotted(node.func)
         return name is not None and name.startswith(f"{jnp}.") and name[len(jnp) + 1:] in _LOGICAL
@@ -140,6 +144,8 @@ def _rows(src: Source, jnp: str, node: ast.Subscript) -> tuple[str, str] | None:
     the bounded slice, whose axis there counts from the end (``W.ndim - x.ndim + k`` for the k-th
     entry) where an index comes before it."""
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if isinstance(node.value, ast.Subscript) and _selection(src, jnp, node.value) is not None:
+        return None  # `x[m][:n]`: the first entries of a selection, not of an array
     jax = jax_alias(src.tree)
     bounded = [i for i, p in enumerate(parts) if isinstance(p, ast.Slice) and (p.lower or p.upper)]
     if jax is None or len(bounded) != 1:
@@ -229,6 +235,17 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
         return selected[0]
     if is_number(node):
         return src.segment(node)
+    if _full_reduction(src, jnp, node) or isinstance(node, ast.Name) and _scalar(src, jnp, node):
+        # a scalar: the same for every selected entry (`x[m] - x.mean()`, `sel - mu`); a full reduction
+        # of selections by the mask is itself read with `where=` (`jnp.sum((sel - jnp.mean(sel)) ** 2)`)
+        if not any(_selection(src, jnp, n) is not None or isinstance(n, ast.Name) and named and n.id in named
+                   for n in ast.walk(node)):
+            return src.segment(node)
+        nested = _reduced_whole(src, jnp, node, named) if isinstance(node, ast.Call) else None
+        if nested is None or "axis=" in nested[0].replace(src.segment(node), ""):
+            return None
+        masks.add(nested[1])
+        return nested[0]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         inner = again(node.operand)
         return None if inner is None else f"{'-' if isinstance(node.op, ast.USub) else '+'}({inner})"
@@ -255,9 +272,14 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
         return f"{src.segment(node.func)}({', '.join(operands)})"  # type: ignore[arg-type]
     per_row = _per_row(src, jnp, node)
     if per_row is not None and leaves is not None and not rows:
+        start = len(leaves)
         inner = again(per_row)
         if inner is None:
             return None
+        if reduces_row(src, node):  # the rows it keeps or adds (one_hot, softmax) are reduced here
+            leaves[start:] = [leaf for leaf in leaves[start:] if leaf != _ROW_KEPT]
+        else:
+            leaves.append(_ROW_KEPT)
         leaves.append(_PER_ROW)  # after the selections inside it: they come first
         rest = src.segment(node)[src.offset(src.end(per_row)) - src.offset(src.start(node)):]
         return f"{src.segment(node.func)}({inner}{rest}"  # type: ignore[attr-defined]
@@ -265,25 +287,45 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
 
 
 _PER_ROW = ("", "per row")  # a leaf marker: a per-row operation of selections (:func:`_per_row`)
-_LAST_AXIS = frozenset({"sum", "mean", "max", "min", "prod"})
+# a leaf marker: a per-row operation that keeps or adds a last axis (softmax, one_hot) that no
+# reduction over the last axis encloses: a `where=` mask over the leading axes would be broadcast
+# against the last axis, so the reduction of such an expression is declined
+_ROW_KEPT = ("", "row kept")
+_LAST_AXIS = frozenset({"sum", "mean", "max", "min", "prod", "any", "all", "var", "std", "argmax", "argmin"})
+_LAST_AXIS_BY_DEFAULT = frozenset({"jax.nn.softmax", "jax.nn.log_softmax"})  # axis=-1 is their default
+_LAST_AXIS_GIVEN = frozenset({"jax.nn.logsumexp", "jax.scipy.special.logsumexp", "jax.numpy.linalg.norm"})
 
 
 def _per_row(src: Source, jnp: str, node: ast.expr) -> ast.expr | None:
     """The operand of an operation that maps each row (the entries over the last axis) of its
-    operand to a row or a number on its own: ``jnp.sum/mean/max/min/prod(E, axis=-1)`` and
-    ``jax.nn.one_hot(E, n)`` (a new last axis). Applied to a selection by a mask over the leading
-    axes, it is the same selection of the operation on the whole array (:data:`PER_ROW`)."""
+    operand to a row or a number on its own: ``jnp.sum/mean/max/min/prod/any/all/var/std/argmax/
+    argmin(E, axis=-1)`` (the axis as a keyword or the second argument), ``jax.nn.softmax/
+    log_softmax(E)`` (over the last axis, by default or ``axis=-1``), ``jax.nn.logsumexp(E, axis=-1)``,
+    ``jnp.linalg.norm(E, axis=-1)`` and ``jax.nn.one_hot(E, n)`` (a new last axis). Applied to a
+    selection by a mask over the leading axes, it is the same selection of the operation on the
+    whole array (:data:`PER_ROW`)."""
     if not isinstance(node, ast.Call) or not node.args or any(isinstance(a, ast.Starred) for a in node.args):
         return None
     name = canonical(src, node.func) or ""
     if name == "jax.nn.one_hot" and len(node.args) == 2 and not node.keywords:
         return node.args[0]
-    if name.startswith("jax.numpy.") and name[len("jax.numpy."):] in _LAST_AXIS and len(node.args) == 1 \
-            and len(node.keywords) == 1 and node.keywords[0].arg == "axis" \
-            and isinstance(node.keywords[0].value, ast.UnaryOp) and isinstance(node.keywords[0].value.op, ast.USub) \
-            and int_literal(node.keywords[0].value.operand) == 1:
+    axis = [k.value for k in node.keywords if k.arg == "axis"] + node.args[1:]
+    last = len(axis) == 1 and isinstance(axis[0], ast.UnaryOp) and isinstance(axis[0].op, ast.USub) \
+        and int_literal(axis[0].operand) == 1
+    if len(node.args) + len(node.keywords) != 1 + len(axis):
+        return None  # another keyword (keepdims, where, ...)
+    if name in _LAST_AXIS_BY_DEFAULT and (not axis or last) or name in _LAST_AXIS_GIVEN and last:
+        return node.args[0]
+    if name.startswith("jax.numpy.") and name[len("jax.numpy."):] in _LAST_AXIS and last:
         return node.args[0]
     return None
+
+
+def reduces_row(src: Source, node: ast.Call) -> bool:
+    """A per-row operation (:func:`_per_row`) that maps each row to one number (a reduction over the
+    last axis), not to a row (softmax, log_softmax) or a new row (one_hot)."""
+    name = canonical(src, node.func) or ""
+    return name not in _LAST_AXIS_BY_DEFAULT and name != "jax.nn.one_hot"
 
 
 def _selects_nothing(src: Source, jnp: str, node: ast.expr, named: Named | None) -> bool:
@@ -350,7 +392,9 @@ def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = N
         return None
     (mask,) = masks
     per_row = _PER_ROW in leaves
-    leaves = [leaf for leaf in leaves if leaf != _PER_ROW]
+    if _ROW_KEPT in leaves:
+        return None
+    leaves = [leaf for leaf in leaves if leaf not in (_PER_ROW, _ROW_KEPT)]
     if per_row and (rows or op in _PRODUCTS or op in _FULL_REDUCTIONS.values()):
         return None  # the per-row operation changes the rank the axis and the mask are read at
     if op in _PRODUCTS:  # the selections are 1-D: the product of two is the sum of their entries' products
@@ -449,6 +493,7 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     selected = _selection(src, jnp, node)
     if not isinstance(node, (ast.Subscript, ast.Call)) or selected is None:
         return None
+    per_row_value = row_kept = False
     # `nll = -picked[valid]`: elementwise arithmetic of selections by one mask, assigned, reads as the
     # same arithmetic of the whole arrays, with that mask
     value: ast.expr = node
@@ -461,9 +506,12 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     assign = src.parents.get(value)
     if value is not node:
         masks_of_value: set[str] = set()
-        whole = _whole(src, jnp, value, masks_of_value)
+        value_leaves: list[tuple[str, str]] = []
+        whole = _whole(src, jnp, value, masks_of_value, leaves=value_leaves)
         if whole is None or masks_of_value != {selected[1]}:
             return None
+        per_row_value = _PER_ROW in value_leaves  # `logp = jax.nn.log_softmax(logits[keep])`: full reductions only
+        row_kept = _ROW_KEPT in value_leaves  # ... whose reads a reduction over the last axis must enclose
         selected = (whole if whole.startswith("(") else f"({whole})", selected[1])
     if not (isinstance(assign, ast.Assign) and assign.value is value and len(assign.targets) == 1
             and isinstance(assign.targets[0], ast.Name) and src.alone_on_lines(assign, assign)):
@@ -474,7 +522,10 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     if len(stores.get(name, [])) != 1:
         return None
     lines = (assign.lineno, assign.end_lineno or assign.lineno)
-    if any(stores.get(n.id) for n in ast.walk(value) if isinstance(n, ast.Name) and n.id != name):
+    if isinstance(node, ast.Call) and any(stores.get(n.id) for n in ast.walk(value)
+                                          if isinstance(n, ast.Name) and n.id != name) \
+            or not src.settled_before(assign, {n.id for n in ast.walk(value)
+                                               if isinstance(n, ast.Name) and n.id != name}):
         mask_name = src.fresh_name(f"{name}_mask")
         named = {name: (name, mask_name)}
         bound_slice = selected if "broadcasted_iota" in selected[1] else None
@@ -493,34 +544,109 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     lengths = [_count_read(src, read, frozenset({name})) if boolean else None for read in readers]
     if all(lengths):
         return None
-    for read, length in zip(readers, lengths):
+    # the reads, with the names that the chain of assignments below binds (name, read, length read)
+    work = [(name, read, length) for read, length in zip(readers, lengths)]
+    rows_only: set[str] = set()  # chained names whose rows went through `@ W`: reduced over axis 0 only
+    while work:
+        current, read, length = work.pop(0)
         if length is not None:
             edits.append(replace(src, length, f"{jnp}.count_nonzero({named[name][1]})"))
             masks.add(named[name][1])
             continue
         call = src.parents.get(read)  # the reduction that holds this read, through elementwise operations
+        enclosed = not row_kept
         while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
                 isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS) or (
                 isinstance(call, ast.Call) and _reduction(src, jnp, call) is None
                 and (canonical(src, call.func) or "") in JAX_ELEMENTWISE) or (
                 isinstance(call, ast.Call) and _per_row(src, jnp, call) is not None):
+            enclosed = enclosed or isinstance(call, ast.Call) and _per_row(src, jnp, call) is not None \
+                and reduces_row(src, call)
             call = src.parents.get(call)
-        found = _reduced_whole(src, jnp, call, named, bound_slice) if isinstance(call, ast.Call) else None
-        if found is None:
+        if not enclosed:
             return None
+        if isinstance(call, ast.Assign):  # `h = jnp.tanh(valid @ w)`: a chain, h computed on the whole arrays
+            chained = _chained(src, jnp, call, named, bound_slice is None)
+            if chained is None:
+                return None
+            target, text, rows = chained
+            if any(e.start == src.start(call.value) for e in edits):
+                continue  # read twice in one chained value: rewritten once
+            edits.append(replace(src, call.value, text))
+            if rows or current in rows_only:
+                rows_only.add(target)
+            work += [(target, r, None) for r in src.loads_of(target, scope)]
+            continue
+        found = _reduced_whole(src, jnp, call, named, bound_slice) if isinstance(call, ast.Call) else None
+        axis = _reduction(src, jnp, call)[3] if found is not None else None  # type: ignore[arg-type,index]
+        if found is None or current in rows_only and axis != 0 or per_row_value and axis is not None:
+            return None
+        if per_row_value:
+            found = (found[0], found[1], found[2] + (PER_ROW,))
+        if current in rows_only:
+            found = (found[0], found[1], found[2] + (ROW_PRODUCT,))
         if not any(e.start == src.start(call) for e in edits):
             edits.append(replace(src, call, found[0]))
             masks.add(found[1])
             extra += found[2]
     if not readers or len(masks) != 1:
         return None
+    # a reduction inside another that is rewritten (`jnp.sum((sel - jnp.mean(sel)) ** 2)`): written by the outer one
+    edits = [e for e in edits if not any(o is not e and o.start <= e.start and e.end <= o.end
+                                         and (o.start, o.end) != (e.start, e.end) for o in edits)]
     return _reduction_fix(edits, selected[1], isinstance(node, ast.Call), tuple(extra))
+
+
+def _chained(src: Source, jnp: str, assign: ast.Assign, named: Named, settled: bool) -> tuple[str, str, bool] | None:
+    """``h = f(valid)`` where ``valid`` names a selection (``named``) and ``f`` maps each selected
+    entry (row) to one (elementwise arithmetic, comparisons and ``jnp`` functions; ``@ W`` with ``W`` a
+    plain operand, row by row): (``h``, the text of ``f`` on the whole arrays, whether it went
+    through ``@``). ``h`` is added to ``named`` as the whole array it now is, with the same mask (a
+    slice's positions counted along ``h``'s axis 0). Only where ``h`` is bound once, alone on its
+    lines, and the selection's texts are its own (``settled``: not a ``sel, sel_mask`` binding,
+    whose mask has the selected array's shape)."""
+    if not (settled and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name)
+            and src.alone_on_lines(assign, assign)):
+        return None
+    target = assign.targets[0].id
+    if target in named or len(src.stores_in(src.scope_of(assign)).get(target, [])) != 1:
+        return None
+    masks: set[str] = set()
+    leaves: list[tuple[str, str]] = []
+    text = _whole(src, jnp, assign.value, masks, named, leaves, rows=True)
+    if text is None or len(masks) != 1 or not leaves or _PER_ROW in leaves or _ROW_KEPT in leaves:
+        return None
+    (mask,) = masks
+    array = leaves[0][0]
+    jax = jax_alias(src.tree)
+    if "broadcasted_iota" in mask:  # positions along axis 0 of the selected array: the same along h's
+        iota = f"{jax}.lax.broadcasted_iota({jnp}.{_INDEX_DTYPE}, {array}.shape, 0)"
+        if mask.count("broadcasted_iota") != mask.count(iota):
+            return None
+        mask = mask.replace(iota, f"{jax}.lax.broadcasted_iota({jnp}.{_INDEX_DTYPE}, {target}.shape, 0)")
+    if text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    named[target] = (target, mask)
+    return target, text, "@" in text
 
 
 # ``x.at[m].<method>(c)`` -> the value of each selected entry (``{x}`` the array, ``{c}`` the value)
 _AT_METHODS = {"set": "{c}", "add": "{x} + {c}", "multiply": "{x} * {c}", "divide": "{x} / {c}",
                "power": "{x} ** {c}", "min": "{jnp}.minimum({x}, {c})", "max": "{jnp}.maximum({x}, {c})"}
 _SPECIAL_FLOATS = ("nan", "inf", "pi", "e")
+
+
+def _full_reduction(src: Source, jnp: str, node: ast.AST) -> bool:
+    """A reduction of every entry to one number: ``jnp.sum/mean/...(E)`` or ``E.sum()`` (any of
+    :data:`_REDUCTIONS`), nothing else passed."""
+    if not isinstance(node, ast.Call) or node.keywords:
+        return False
+    if isinstance(node.func, ast.Attribute) and node.func.attr in _REDUCTIONS and not node.args \
+            and dotted(node.func) != f"{jnp}.{node.func.attr}":
+        return True
+    name = dotted(node.func)
+    return len(node.args) == 1 and not isinstance(node.args[0], ast.Starred) and name is not None \
+        and name.startswith(f"{jnp}.") and name[len(jnp) + 1:] in _REDUCTIONS
 
 
 def _scalar(src: Source, jnp: str, node: ast.AST, depth: int = 0) -> bool:

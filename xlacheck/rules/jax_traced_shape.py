@@ -107,8 +107,12 @@ class JaxTracedShape(Rule):
     after `self`; in a helper that only jitted functions call, the callers' parameters it is passed
     from; a size that reads Python values through `jnp.log2/sqrt/floor/...`, traced even so,
     gets Python's `math` instead, in float64): unsafe, as each new
-    value compiles anew and a caller passing an array there raises. Other sizes get no automatic
-    fix: the static bound must come from the model's configuration.
+    value compiles anew and a caller passing an array there raises. `jax.ops.segment_sum/max/min/prod`
+    without `num_segments` whose result is concatenated beside an array on an axis other than 0, or
+    combined elementwise with one, gets `num_segments=<that array>.shape[0]`: where the original returns
+    its segment count is that size (unsafe for `axis=-1`, axis 0 for 1-D data, and for an elementwise
+    partner of leading size 1, which broadcasts). Other sizes get no automatic fix: the static bound
+    must come from the model's configuration.
     """
 
     code = "XLA207"
@@ -116,7 +120,8 @@ class JaxTracedShape(Rule):
     # docs/real-code-judgments-8-final.md) were all fixed in the shared model (lax.axis_size measured a
     # Python int, pmap static_broadcasted_argnums, jit defaults, classes defined in compiled code); on
     # the 20 JAX corpora judged so far it gives 2 findings, both true (docs/known-results.md).
-    fix = ("rewrite_jax_boolean_mask", "rewrite_jax_static_argument", "rewrite_jax_dynamic_slice")
+    fix = ("rewrite_jax_boolean_mask", "rewrite_jax_static_argument", "rewrite_jax_dynamic_slice",
+           "rewrite_jax_segment_count")
     name = "jax-traced-shape"
     node_types = (ast.Call, ast.Subscript)
 
