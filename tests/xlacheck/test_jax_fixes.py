@@ -1269,3 +1269,19 @@ def test_a_segment_count_with_no_partner_or_a_partner_rebound_after_it_is_not_re
     body = ("def pool(nodes, messages, receivers):\n    agg = jax.ops.segment_sum(messages, receivers)\n"
             "    return agg * agg\n")
     assert segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)") is None
+
+
+def test_a_segment_count_is_not_read_from_a_consumer_that_only_one_branch_runs():
+    # `if concat: return jnp.concatenate(...)`: on the other path the original returns max(ids) + 1 rows,
+    # which need not be the nodes' count, so num_segments=nodes.shape[0] would change that output
+    body = ("def pool(nodes, messages, receivers, concat):\n    agg = jax.ops.segment_sum(messages, receivers)\n"
+            "    if concat:\n        return jnp.concatenate([nodes, agg], axis=1)\n    return agg\n")
+    assert segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)") is None
+    body = ("def pool(nodes, messages, receivers, concat):\n    agg = jax.ops.segment_sum(messages, receivers)\n"
+            "    if not concat:\n        return agg\n    return jnp.concatenate([nodes, agg], axis=1)\n")
+    assert segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)") is None
+    # ... and on every path it still is
+    body = ("def pool(nodes, messages, receivers):\n    agg = jax.ops.segment_sum(messages, receivers)\n"
+            "    print(nodes.shape)\n    return jnp.concatenate([nodes, jnp.tanh(agg)], axis=1)\n")
+    fix = segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)")
+    assert fix is not None and "num_segments=nodes.shape[0]" in apply_edits(HEADER + body, fix.edits)

@@ -12,7 +12,9 @@ in a way that needs their leading sizes to agree, every call on which the origin
   broadcasts.
 
 ``R`` may be the call itself or a name bound once to it, read through elementwise ``jax.numpy``
-functions of one operand and arithmetic with numbers. ``A`` is a name (an attribute or a literal
+functions of one operand and arithmetic with numbers, by a statement that runs whenever the
+segment call does (the same block, after it, with no jump between: a consumer in a branch of
+its own leaves the other paths free to return the original's count). ``A`` is a name (an attribute or a literal
 item of one: ``params["bias"]``) whose value is settled where the segment call runs (nothing stores
 it after; :meth:`~xlacheck.rewrites._source.Source.settled_before`), so its shape can be read there.
 Segment ids past ``num_segments`` are dropped by both; with ``num_segments`` equal to the original's
@@ -109,8 +111,13 @@ def rewrite_jax_segment_count(src: Source, node: ast.AST) -> Fix | None:
         reads: list[ast.expr] = list(src.loads_of(name, scope))
     else:
         name, reads = "", [node]
-    found = next((p for p in (_partner(src, r) for r in reads) if p is not None), None)
-    if found is None or statement is None:
+    if statement is None:
+        return None
+    # the size constraint holds where the original returns only if the consumer runs whenever the segment
+    # call does (not in a branch of its own, not after a return the call may take)
+    reached = [r for r in reads if src.runs_after(statement, src.statement_of(r) or statement)]
+    found = next((p for p in (_partner(src, r) for r in reached) if p is not None), None)
+    if found is None:
         return None
     other, reason = found
     root = _root(other)
