@@ -559,9 +559,10 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
     texts = _reach_texts(found)
     named_by: dict[tuple[str, ...], set[str]] = {}
     scripts: dict[str, set[str]] = {}  # "train.py" (a path's tail) -> the files that name it
-    dynamic: list[tuple[str, ...]] = []  # folders (root-relative parts) whose modules load by computed name
+    dynamic: list[tuple[tuple[str, ...], str]] = []  # (folder whose modules load by computed name, the loader)
     library = published(root)
     own: dict[str, str] = {}  # path -> its own text
+    code: dict[str, str] = {}  # path -> text, of every .py file that is not a test
     modules: dict[tuple[str, ...], str] = {}  # dotted parts (root-relative) of each .py file -> its path
     imports: list[tuple[tuple[str, ...], str]] = []  # (what an import statement names, the importing file)
     wanted = {os.path.abspath(p) for p in candidates}
@@ -576,6 +577,8 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
             own[path] = text
         if is_test_file(os.path.relpath(path, root)):
             continue  # a module only tests import runs only under them
+        if path.endswith(".py"):
+            code[path] = text
         is_py = path.endswith(".py")
         here = _parts(path, root) if is_py else ()
         is_package = path.endswith("__init__.py")
@@ -602,18 +605,59 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
                 continue  # a literal name: a dotted string, counted above
             prefix = re.match(r"""^[fF]?(['"])([A-Za-z_][\w.]*\.)""", arg)
             if prefix:  # f"pkg.models.{name}": the modules under pkg/models
-                dynamic.append(tuple(p for p in prefix.group(2).split(".") if p))
+                dynamic.append((tuple(p for p in prefix.group(2).split(".") if p), path))
             elif is_py and (arg.startswith(("'.", '".', 'f".', "f'.")) or "__name__" in arg or "__package__" in arg):
-                dynamic.append(here if is_package else here[:-1])  # relative to its own package
+                dynamic.append((here if is_package else here[:-1], path))  # relative to its own package
             elif scans:  # it lists folders and imports what it finds: any module of its top package
                 dotted = module_name(path)
-                dynamic.append(here[:len(here) - len(dotted.split(".")) + 1] if dotted else here[:-1])
+                dynamic.append((here[:len(here) - len(dotted.split(".")) + 1] if dotted else here[:-1], path))
             # else a name handed in (a config's class path): the dotted strings above name it
     # a project none of whose files imports another (a folder of standalone scripts or cases) has no
     # import graph: what runs is unknown there, not "nothing"
     suffixes_of = {m[i:]: path for m, path in modules.items() for i in range(len(m)) if m[i:]}
     if not any(suffixes_of.get(parts) not in (None, importer) for parts, importer in imports):
         return {}
+    def namers(full: str) -> set[str]:
+        """The files that import, name or load ``full`` (by a dotted name, a script path, a computed import
+        of its folder), itself left out."""
+        parts = _parts(full, root)
+        tails = {os.path.basename(full)} | {"/".join(parts[i:]) + ".py" for i in range(len(parts))}
+        reach = set().union(*(named_by.get(parts[i:], set()) for i in range(len(parts))),
+                            *(scripts.get(t, set()) for t in tails))
+        reach |= {loader for d, loader in dynamic for i in range(len(parts) - len(d))
+                  if parts[i:i + len(d)] == d}
+        reach.discard(full)
+        return reach
+
+    def runs_itself(full: str) -> bool:
+        """What runs without another file of the project: a script, a package ``__init__``/``__main__``,
+        ``setup.py``, ``conftest.py``, a public module of a published package."""
+        base = os.path.basename(full)
+        if base in ("__init__.py", "__main__.py", "setup.py", "conftest.py") or _runs_as_script(code.get(full, "")):
+            return True
+        dotted = module_name(full)
+        return library and dotted is not None and os.path.splitext(base)[0].isidentifier() and not any(
+            part.startswith("_") for part in dotted.split("."))
+
+    # what runs: from the files that run themselves (and every config, doc or script text), through the files
+    # that import or name each other; a module that only modules nothing runs import does not run either
+    graph: dict[str, set[str]] = {}
+    todo = [os.path.abspath(p) for p in candidates]
+    while todo:
+        full = todo.pop()
+        if full in graph or not full.endswith(".py"):
+            continue
+        graph[full] = namers(full)
+        todo += [n for n in graph[full] if n in code]
+    starts = {f for f in graph if runs_itself(f)}
+    live = set(starts)
+    grew = True
+    while grew:
+        grew = False
+        for f, by in graph.items():
+            if f not in live and any(n in live or n not in code for n in by):  # (not code: a config, doc, notebook)
+                live.add(f)
+                grew = True
     out: dict[str, str] = {}
     for path in candidates:
         full = os.path.abspath(path)
@@ -621,28 +665,21 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
         if (base in ("__init__.py", "__main__.py", "setup.py", "conftest.py") or is_test_file(
                 os.path.relpath(full, root)) or full not in own):
             continue
-        text = own[full]
-        if _runs_as_script(text):
+        if full in starts:
             continue
-        dotted = module_name(full)
-        if library and dotted is not None and os.path.splitext(base)[0].isidentifier() and not any(
-                part.startswith("_") for part in dotted.split(".")):
-            continue  # a public module of a published package: its users import it
-        parts = _parts(full, root)
-        if any(parts[i:i + len(d)] == d for d in dynamic for i in range(len(parts) - len(d))):
-            continue
-        suffixes = [parts[i:] for i in range(len(parts))]
-        rel = "/".join(parts) + ".py"
-        tails = {base, rel}
-        tails |= {"/".join(parts[i:]) + ".py" for i in range(len(parts))}
-        reach = set().union(*(named_by.get(s, set()) for s in suffixes), *(scripts.get(t, set()) for t in tails))
-        reach.discard(full)
+        reach = graph.get(full, set())
         if reach and reach <= exporters:
             out[path] = ("only scripts that trace or export a model import or name this module ("
                          + ", ".join(sorted(os.path.relpath(r, root) for r in reach)[:3])
                          + "): its code runs once, while the model is traced or exported, not per step")
             continue
+        if full in live:
+            continue
         if reach:
+            out[path] = ("only modules that nothing in the project runs import or name this module ("
+                         + ", ".join(sorted(os.path.relpath(r, root) for r in reach)[:3])
+                         + f"; checked {read['py']} .py files and {read['other']} config and other files under "
+                         + f"{root})")
             continue
         out[path] = ("no file of the project imports or names this module, and it does not run as a script "
                      f"(checked {read['py']} .py files and {read['other']} config and other files under {root})")

@@ -3094,6 +3094,11 @@ class _Walker:
                 return recv | CPU  # t.cpu(): as t.to("cpu"), the copy on the host; reading it runs no graph
             if m in ("tolist", "numpy", "cpu") or m in NON_TENSOR_METHODS:
                 return 0
+            if not recv & (TENSOR | STRUCT) and isinstance(f.value, ast.Name) \
+                    and b._instances().get(f.value.id) and b._lookup(f):
+                # solver.t(sigma) with every binding of `solver` a same-file class that defines `t`: that method
+                # (what its returns are, in call()), not Tensor.t; an object of a same-file class is no tensor
+                return 0
             if recv & TENSOR or (recv & STRUCT and (m in tensor_methods() or m in _CASTS)) or m in proving_methods():
                 if m in ("bool",) or m in ("eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite",
                                            "logical_and", "logical_or", "logical_not", "isin") \
