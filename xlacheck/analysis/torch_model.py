@@ -1259,9 +1259,12 @@ class _Builder:
         body = node.body
 
         def works(loop: ast.For | ast.While) -> bool:
+            # (a model handed in runs the work too: `model(x, sigma)` in k-diffusion's samplers, `model.decode(z)`
+            # in a micro-batch decode loop; the names the step model already takes for a model)
             return any(loop is step for step, _, _ in self.out.loops) or _uses_torch(loop, self) or any(
-                _rooted_at_self(c.func) or isinstance(c.func, ast.Name) and c.func.id in self.module_names
-                for c in _calls_in(loop))
+                _rooted_at_self(c.func) or isinstance(c.func, ast.Name) and c.func.id in self.module_names | _MODEL_NAMES
+                or isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)
+                and c.func.value.id in _MODEL_NAMES for c in _calls_in(loop))
         loops = [loop for loop in _own_loops(body) if works(loop)]
         # the work may also run in a method the function hands it to, once per call (transformers' generate
         # calls `decoding_method(self, ...)`, `getattr(type(self), ...)`: one of the class's decode loops)
@@ -2210,6 +2213,8 @@ def _every_n_test(test: ast.expr, is_tensor: Callable[[ast.expr], bool]) -> bool
         return any(every) and all(e or single(p) for e, p in zip(every, test.values))
     parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
     for p in parts:
+        if isinstance(p, ast.BoolOp) and isinstance(p.op, ast.Or) and _every_n_test(p, is_tensor):
+            return True  # `do_eval and (step % n == 0 or step == last)`
         if isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], ast.Eq):
             for side in (p.left, p.comparators[0]):
                 if isinstance(side, ast.BinOp) and isinstance(side.op, ast.Mod) and not (
