@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from xlacheck.analysis import TRY_STATEMENTS
-from xlacheck.analysis.calls import CallIndex, index_calls, project_literals
+from xlacheck.analysis.calls import CallIndex, index_calls, module_methods, project_literals
 from xlacheck.analysis.contexts import (
     FRAMEWORK_HEADS,
     Certainty,
@@ -748,6 +748,74 @@ def _class_spans(text: str) -> list[tuple[str, int, int, bool]]:
              not s.decorator_list) for s in body if isinstance(s, ast.ClassDef)]
 
 
+# decorators that leave a method called by its name only (a registry or a framework hook would call it otherwise)
+_PLAIN_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.enable_grad", "no_grad",
+                               "inference_mode", "staticmethod", "classmethod"})
+_MODULE_BASES = frozenset({"object", "Module", "nn.Module", "torch.nn.Module"})
+
+
+def _method_spans(text: str) -> list[tuple[str, str, int, int]]:
+    """(class, method, first line, last line) of the methods of a file's module-level classes that only a call
+    by name can run: not dunders, not nn.Module's own methods (the module calls them itself), plainly decorated
+    (``@torch.no_grad()``, ``@staticmethod``), in a class whose bases are ``nn.Module``/``object`` or such classes
+    of the same file (a framework base, a LightningModule or a Dataset, calls hooks by their names)."""
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    classes = {s.name: s for s in body if isinstance(s, ast.ClassDef)}
+    closed: dict[str, bool] = {}
+
+    def plain(cls: ast.ClassDef, seen: frozenset[str] = frozenset()) -> bool:
+        if cls.name not in closed:
+            names = [ast.unparse(b) for b in cls.bases]
+            closed[cls.name] = not cls.keywords and not cls.decorator_list and all(
+                n in _MODULE_BASES or n in classes and n not in seen and plain(classes[n], seen | {cls.name})
+                for n in names)
+        return closed[cls.name]
+
+    def plainly_decorated(f: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        return all(ast.unparse(d.func if isinstance(d, ast.Call) else d) in _PLAIN_DECORATORS
+                   for d in f.decorator_list)
+
+    return [(c.name, f.name, min([f.lineno] + [d.lineno for d in f.decorator_list]), f.end_lineno or f.lineno)
+            for c in classes.values() if plain(c)
+            for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and not f.name.startswith("__") and f.name not in module_methods() and plainly_decorated(f)]
+
+
+def _uncalled_methods(texts: Sequence[tuple[str, str]], wanted: Mapping[str, Sequence[tuple[str, int, int]]],
+                      unused: set[tuple[str, str]], root: str) -> dict[str, dict[str, str]]:
+    """Per path: {"Class.method": why} for the methods (:func:`_method_spans`) of classes in use whose name no
+    file of the project writes outside the method itself: no call, no reference, no string (``getattr``)
+    names it, so it never runs (x-flux's vendored ``ZoeDepth.infer_pil``, beside the ``infer`` its annotator
+    calls)."""
+    by_path = dict(texts)
+    spans: dict[str, list[tuple[str, str, int, int]]] = {}
+    for path, classes in wanted.items():
+        used = {n for n, _, _ in classes if (path, n) not in unused}
+        spans[path] = [m for m in _method_spans(by_path.get(path, "")) if m[0] in used]
+    names = {m[1] for v in spans.values() for m in v}
+    if not names:
+        return {}
+    word = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, names))) + r")(?!\w)")
+    uses: dict[str, list[tuple[str, int]]] = {n: [] for n in names}
+    for path, text in texts:
+        if not word.search(text):
+            continue
+        starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        for m in word.finditer(text):
+            uses[m.group(1)].append((path, bisect.bisect_right(starts, m.start(1))))
+    out: dict[str, dict[str, str]] = {}
+    for path, methods in spans.items():
+        for cls, name, first, last in methods:
+            if all(q == path and first <= line <= last for q, line in uses[name]):
+                out.setdefault(path, {})[f"{cls}.{name}"] = (
+                    f"no file of the project names method {name} of class {cls} outside the method itself: nothing "
+                    f"calls it (checked {len(texts)} files under {root})")
+    return out
+
+
 def _unused(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[str, dict[str, str]]:
     """:func:`unused_classes` over the files :func:`_reach_files` found under ``root``."""
     from xlacheck.engine import is_test_file
@@ -804,7 +872,7 @@ def _unused(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[
                 unused.discard((p, n))
                 changed = True
                 break
-    out: dict[str, dict[str, str]] = {}
+    out: dict[str, dict[str, str]] = _uncalled_methods(texts, wanted, unused, root)
     for p, n in sorted(unused):
         out.setdefault(p, {})[n] = (
             f"no file of the project names class {n} outside its own body (or the bodies of classes never "

@@ -867,6 +867,10 @@ class _Builder:
         (``facts.unused_classes``, analysis.project.unused_classes): none of them runs, in a step or anywhere."""
         spans = [(s.lineno, s.end_lineno or s.lineno) for s in self.tree.body
                  if isinstance(s, ast.ClassDef) and s.name in self.facts.unused_classes]
+        # (a method nothing names: "Class.method", with what is nested in it)
+        spans += [(f.lineno, f.end_lineno or f.lineno) for c in self.tree.body if isinstance(c, ast.ClassDef)
+                  for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and f"{c.name}.{f.name}" in self.facts.unused_classes]
         return {id(f.node) for f in self.facts.functions
                 if any(a <= getattr(f.node, "lineno", 0) <= b for a, b in spans)} if spans else set()
 
