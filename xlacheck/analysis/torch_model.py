@@ -1266,7 +1266,8 @@ class _Builder:
             # (a model handed in runs the work too: `model(x, sigma)` in k-diffusion's samplers, `model.decode(z)`
             # in a micro-batch decode loop; the names the step model already takes for a model)
             return any(loop is step for step, _, _ in self.out.loops) or _uses_torch(loop, self) or any(
-                _rooted_at_self(c.func) or isinstance(c.func, ast.Name) and c.func.id in self.module_names | _MODEL_NAMES
+                _rooted_at_self(c.func)
+                or isinstance(c.func, ast.Name) and (c.func.id in self.module_names or c.func.id in _MODEL_NAMES)
                 or isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)
                 and c.func.value.id in _MODEL_NAMES for c in _calls_in(loop))
         loops = [loop for loop in _own_loops(body) if works(loop)]
