@@ -650,7 +650,12 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
         graph[full] = namers(full)
         todo += [n for n in graph[full] if n in code]
     starts = {f for f in graph if runs_itself(f)}
-    live = set(starts)
+    # only a project that runs something (a script, or a config, doc or notebook that names a module) says what
+    # does not run through what; in one with no entry (a library folder without its users) a module another
+    # file imports counts as reached, as it did before reach was transitive
+    entries = any(not p.endswith(".py") for by in named_by.values() for p in by) or any(
+        _MAIN_GUARD.search(t) or _TOP_CALL.search(t) for t in code.values()) or any(map(_runs_as_script, code.values()))
+    live = set(starts) | (set() if entries else {f for f, by in graph.items() if by})
     grew = True
     while grew:
         grew = False
