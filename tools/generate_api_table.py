@@ -43,6 +43,11 @@ comes from (the ``by`` fields say which source decided it, per entry):
   differently: ``[{"argument", "value", "grad_xla", "grad_unsupported"}]``. Keras layers in
   ``LAYER_GRAD_PROBES`` (``UpSampling2D``, ``Resizing``) are built, called and differentiated the
   same way (``by: "class"`` entries gain ``grad_xla`` and ``grad_conditions``).
+  ``grad_dtypes`` (``--probe-grad-complex --only REGEX``): the gradient with the probing call's
+  float32 inputs made complex64, where it differs from the float one: ``{"complex64": {"grad_xla",
+  "grad_unsupported" | "grad_error"}}`` (``tf.linalg.eigh``: "Binary op add with different element
+  types: f32 and c64"). Measured only where the complex call and its gradient run eagerly and the
+  complex forward compiles; ``stats.grad_dtypes`` holds the run's counts, pattern and TF version.
 * ``alias_of``: the canonical name when this name is the same Python object as another
   (``tf.compat.v1.reshape`` is ``tf.reshape``); its facts are the canonical entry's.
 
@@ -83,6 +88,7 @@ Cheap modes refresh those facts in the existing file without the hours of probes
     python tools/generate_api_table.py --probe-optional-const  # optional int arguments into const_args
     python tools/generate_api_table.py --probe-xla-values      # xla_values (runs ~30 s)
     python tools/generate_api_table.py --probe-grad            # grad_xla, grad_conditions
+    python tools/generate_api_table.py --probe-grad-complex --only REGEX   # grad_dtypes of a few entries
     python tools/generate_api_table.py --refresh-doc-structure # structure "list" of doc-decided entries
 
 The output is deterministic apart from the ``generated`` date (set ``SOURCE_DATE_EPOCH``).
