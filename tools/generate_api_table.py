@@ -43,6 +43,11 @@ comes from (the ``by`` fields say which source decided it, per entry):
   differently: ``[{"argument", "value", "grad_xla", "grad_unsupported"}]``. Keras layers in
   ``LAYER_GRAD_PROBES`` (``UpSampling2D``, ``Resizing``) are built, called and differentiated the
   same way (``by: "class"`` entries gain ``grad_xla`` and ``grad_conditions``).
+  ``grad_dtypes`` (``--probe-grad-complex --only REGEX``): the gradient with the probing call's
+  float32 inputs made complex64, where it differs from the float one: ``{"complex64": {"grad_xla",
+  "grad_unsupported" | "grad_error"}}`` (``tf.linalg.eigh``: "Binary op add with different element
+  types: f32 and c64"). Measured only where the complex call and its gradient run eagerly and the
+  complex forward compiles; ``stats.grad_dtypes`` holds the run's counts, pattern and TF version.
 * ``alias_of``: the canonical name when this name is the same Python object as another
   (``tf.compat.v1.reshape`` is ``tf.reshape``); its facts are the canonical entry's.
 
@@ -83,6 +88,7 @@ Cheap modes refresh those facts in the existing file without the hours of probes
     python tools/generate_api_table.py --probe-optional-const  # optional int arguments into const_args
     python tools/generate_api_table.py --probe-xla-values      # xla_values (runs ~30 s)
     python tools/generate_api_table.py --probe-grad            # grad_xla, grad_conditions
+    python tools/generate_api_table.py --probe-grad-complex --only REGEX   # grad_dtypes of a few entries
     python tools/generate_api_table.py --refresh-doc-structure # structure "list" of doc-decided entries
 
 The output is deterministic apart from the ``generated`` date (set ``SOURCE_DATE_EPOCH``).
@@ -968,6 +974,105 @@ def measure_grad_conditions(tf: Any, name: str, fn: Callable[..., Any], args: di
     return conditions
 
 
+# The dtypes the complex gradient probe gives an entry's float inputs (``grad_dtypes``).
+COMPLEX_GRAD_DTYPES = ("complex64",)
+
+
+def complex_grad_outcome(tf: Any, fn: Callable[..., Any], args: dict[str, Any], dtype: str) -> tuple[str, str]:
+    """The gradient of ``fn(**args)`` with its float32 dense inputs made ``dtype`` (complex64),
+    differentiated with respect to them: sum of ``|out|^2`` over the float and complex outputs.
+    ("compiled", ""), ("no_kernel", ops), ("xla", the compiler's first line) when the gradient
+    runs eagerly and traces in a plain tf.function but fails under ``jit_compile=True``, or
+    ("skip", why) when the complex call or its gradient does not run eagerly, or the complex
+    forward pass does not compile (the op table's ``dtypes`` hold that fact): no gradient fact."""
+    variant = got.with_dtype(args, "float32", dtype)
+    inputs, call = got.bind(tf, fn, variant)
+    slots = [i for i, t in enumerate(inputs) if t.kind == "dense" and t.dtype == dtype]
+    if not slots or not all(t.kind == "dense" for t in inputs):
+        return "skip", "no dense complex input"
+
+    def body(*tensors: Any) -> Any:
+        watched = [tensors[i] for i in slots]
+        with tf.GradientTape() as tape:
+            tape.watch(watched)
+            out = [t for t in tf.nest.flatten(call(*tensors)) if tf.is_tensor(t) and (t.dtype.is_floating
+                                                                                   or t.dtype.is_complex)]
+            if not out:
+                raise LookupError("no float or complex output")
+            total = tf.add_n([tf.reduce_sum(tf.math.real(t * tf.math.conj(t))) if t.dtype.is_complex
+                              else tf.reduce_sum(tf.square(t)) for t in out])
+        kept = [g for g in tape.gradient(total, watched) if g is not None]
+        if not kept:
+            raise LookupError("no gradient")
+        return kept
+
+    _alarm(CALL_TIMEOUT_S)
+    try:
+        body(*[t.example(tf) for t in inputs])  # eagerly: the synthetic complex call is valid
+        tf.function(body, autograph=False).get_concrete_function(*[t.spec(tf) for t in inputs])
+    except (Exception, got.TraceTimeout) as error:  # noqa: BLE001 - not a fact about XLA
+        return "skip", type(error).__name__
+    finally:
+        signal.alarm(0)
+    if got.compile_verdict(tf, fn, variant)[0] != "compiled":
+        return "skip", "the complex forward pass does not compile"
+    _alarm(CALL_TIMEOUT_S)
+    try:
+        tf.function(body, jit_compile=True, autograph=False).experimental_get_compiler_ir(
+            *[t.spec(tf) for t in inputs])(stage="hlo")
+        return "compiled", ""
+    except (Exception, got.TraceTimeout) as error:  # noqa: BLE001 - the compiler's verdict
+        message = str(error)
+        ops = sorted(set(UNSUPPORTED_RE.findall(message)) - got.BOUNDARY_OPS)
+        if ops:
+            return "no_kernel", ",".join(ops)
+        lines = [line.strip() for line in message.splitlines() if line.strip()]
+        if not lines:
+            return "skip", type(error).__name__
+        line = re.sub(r"^Failed getting HLO text: '|\.$", "", re.sub(r"\s+", " ", lines[0]))
+        return "xla", re.sub(r"\b([a-z]+\d+)\[[\d,]*\]", r"\1", line)[:160]  # f32[2,2]: the probe's shape, not a fact
+    finally:
+        signal.alarm(0)
+
+
+def probe_complex_gradients(tf: Any, keras: Any | None, table: dict[str, Any],
+                            only: re.Pattern[str] | None) -> dict[str, int]:
+    """``grad_dtypes`` of the function entries ``only`` finds whose forward compiles: the gradient
+    with complex inputs (:func:`complex_grad_outcome`), recorded where it differs from the float
+    gradient's ``grad_xla`` (``tf.linalg.eigh`` of a complex Hermitian matrix: "Binary op add with
+    different element types: f32 and c64")."""
+    callables = public_callables(tf, keras, None)
+    counts = {"probed": 0, "differs": 0, "skipped": 0}
+    for name, entry in sorted(table["entries"].items()):
+        if "alias_of" in entry or not entry.get("xla") or name not in callables:
+            continue
+        if only is not None and not only.search(name):
+            continue
+        fn = callables[name]
+        traced = got.trace_default(tf, name, fn)
+        if traced is None:
+            continue
+        entry.pop("grad_dtypes", None)
+        facts: dict[str, Any] = {}
+        for dtype in COMPLEX_GRAD_DTYPES:
+            outcome, detail = complex_grad_outcome(tf, fn, traced.args, dtype)
+            if outcome == "skip":
+                counts["skipped"] += 1
+                continue
+            counts["probed"] += 1
+            fact: dict[str, Any] = {"grad_xla": outcome == "compiled"}
+            if outcome == "no_kernel":
+                fact["grad_unsupported"] = detail.split(",")
+            elif outcome == "xla":
+                fact["grad_error"] = detail
+            if fact["grad_xla"] != entry.get("grad_xla", fact["grad_xla"]) or "grad_xla" not in entry:
+                facts[dtype] = fact
+        if facts:
+            entry["grad_dtypes"] = facts
+            counts["differs"] += 1
+    return counts
+
+
 def probe_gradients(tf: Any, keras: Any | None, table: dict[str, Any],
                     only: re.Pattern[str] | None = None) -> dict[str, int]:
     """Re-probe ``grad_xla`` of every entry whose forward compiles (the probing call), plus
@@ -1231,6 +1336,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="fill const_unless into the existing --out file (compiles the constant arguments only)")
     ap.add_argument("--probe-grad", action="store_true",
                     help="re-probe grad_xla/grad_conditions in the existing --out file (compiles ~10 min)")
+    ap.add_argument("--probe-grad-complex", action="store_true",
+                    help="with --only: the gradient with complex64 inputs (grad_dtypes, where it differs)")
     ap.add_argument("--probe-xla-values", action="store_true",
                     help="fill xla_values into the existing --out file (runs the seeded random APIs)")
     ap.add_argument("--probe-optional-const", action="store_true",
@@ -1264,7 +1371,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         return check_table(tf, keras, args.out, args.sample)
     if args.refresh_params or args.probe_conditional or args.probe_xla_values or args.probe_grad \
-            or args.probe_optional_const or args.refresh_doc_structure:
+            or args.probe_grad_complex or args.probe_optional_const or args.refresh_doc_structure:
         table = json.loads(args.out.read_text())
         if args.refresh_doc_structure:
             table["stats"]["doc_structure"] = refresh_doc_structure(tf, keras, table)
@@ -1281,6 +1388,11 @@ def main(argv: list[str] | None = None) -> int:
             print("conditional:", json.dumps(probe_conditional(tf, keras, table)))
         if args.probe_grad:
             print("gradients:", json.dumps(probe_gradients(tf, keras, table, args.only)))
+        if args.probe_grad_complex:
+            counts = probe_complex_gradients(tf, keras, table, args.only)
+            table["stats"]["grad_dtypes"] = {**counts, "only": args.only.pattern if args.only else None,
+                                             "tensorflow_version": tf.__version__}
+            print("complex gradients:", json.dumps(counts))
         if args.probe_xla_values:
             print("xla_values:", json.dumps(probe_xla_values(tf, keras, table)))
         write_compact(table, args.out)

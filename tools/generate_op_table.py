@@ -51,7 +51,12 @@ What it records, and where each fact comes from:
   ``jit_compile=True`` on XLA:CPU. Recorded where some accepted dtypes compile and others fail on
   an op the compiler names (``fail``: dtype -> ops); ``dtype_probe`` counts what was probed. The
   compiler decides; the kernel constraints above explain. ``api[name]["dtype_arguments"]``: the
-  same for the function's dtype argument (``dtype=``, ``out_type=``, ``output_type=``).
+  same for the function's dtype argument (``dtype=``, ``out_type=``, ``output_type=``, then any
+  other parameter traced with or defaulting to a dtype: ``type=`` of ``tf.bitcast``). A dtype
+  fails when the compiler names an op with no kernel for it, or when tf2xla rejects the element
+  type in the op ("Complex types not supported." for ``Bitcast`` to complex64): then
+  ``rejected`` (dtype -> the compiler's sentence) says so. ``--dtypes-only --only REGEX``
+  re-probes only the matching entries.
 * ``crosscheck``: a sample of calls compiled for real with ``jit_compile=True`` on XLA:CPU, and
   whether the compiler agreed with the table; ``api_compile_check``: every traced entry compiled
   with its synthetic inputs, with the agreements, disagreements and inconclusive failures.
@@ -1457,6 +1462,21 @@ def switch_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, 
 
 
 UNSUPPORTED_RE = re.compile(r"No registered '(\w+)' OpKernel for XLA_CPU_JIT")
+# tf2xla refusing an element type in an op whose kernel exists (XlaOpKernelContext / the
+# literal and shape converters): "Complex types not supported." (Bitcast to complex64),
+# "Unsupported type ..." and "... unsupported type ...". The sentence, then the node it names.
+TYPE_REJECTED_RE = re.compile(r"((?:Complex types not supported|[Uu]nsupported (?:data )?type)[^\n'\[]*?)\.?'?\s*"
+                              r"\[\[\{\{node ([^}\s]+)\}\}\]\]")
+
+
+def node_op_type(tf: Any, jitted: Any, inputs: list[TensorArg], node: str) -> str:
+    """The op type of the node a compile error names (``Bitcast``), from the traced graph; the
+    node name without a uniquifying ``_N`` suffix when the graph cannot be traced again."""
+    try:
+        graph = jitted.get_concrete_function(*[item.spec(tf) for item in inputs]).graph
+        return str(graph.get_operation_by_name(node).type)
+    except Exception:  # noqa: BLE001 - a composite input or a node of an inner function
+        return re.sub(r"_\d+$", "", node.rsplit("/", 1)[-1])
 
 
 def crosscheck_cases(tf: Any) -> list[tuple[str, dict[str, Any], Callable[[], Any]]]:
@@ -1614,11 +1634,15 @@ def api_table(
 BOUNDARY_OPS = frozenset({"_Arg", "_Retval"})  # reported for string inputs/outputs, whatever the ops
 
 
-def compile_verdict(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> tuple[str, list[str]]:
+def compile_verdict(tf: Any, fn: Callable[..., Any], args: dict[str, Any], *,
+                    type_rejections: bool = False) -> tuple[str, list[str]]:
     """Compile ``fn(**args)`` with XLA:CPU from TensorSpecs (no values, so nothing folds).
 
     Returns ("compiled", []), ("no_kernel", ops the compiler named) or ("other", [error line]).
-    The compiler names only the first unsupported op(s) it meets, not all of them.
+    The compiler names only the first unsupported op(s) it meets, not all of them. With
+    ``type_rejections`` (the dtype probes), tf2xla refusing an element type in an op that has a
+    kernel ("Complex types not supported." for ``Bitcast`` to complex64) is
+    ("type_rejected", [op type of the node the error names, the compiler's sentence]).
     """
     inputs, call = bind(tf, fn, args)
     jitted = tf.function(call, jit_compile=True, autograph=False)
@@ -1636,6 +1660,9 @@ def compile_verdict(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> tu
         ops = sorted(set(UNSUPPORTED_RE.findall(message)))
         if ops:
             return "no_kernel", ops
+        rejected = TYPE_REJECTED_RE.search(message) if type_rejections else None
+        if rejected is not None:
+            return "type_rejected", [node_op_type(tf, jitted, inputs, rejected.group(2)), rejected.group(1)]
         lines = [line.strip() for line in message.splitlines() if line.strip()]
         return "other", [f"{type(error).__name__}: {(lines or [''])[0][:160]}"]
     finally:
@@ -1763,29 +1790,44 @@ def dtype_probe(
 
 
 def compile_by_dtype(tf: Any, fn: Callable[..., Any], variant_of: Callable[[str], dict[str, Any]],
-                     counts: dict[str, int] | None = None) -> tuple[list[str], dict[str, list[str]]]:
+                     counts: dict[str, int] | None = None
+                     ) -> tuple[list[str], dict[str, list[str]], dict[str, str]]:
     """Each of ``PROBE_DTYPES`` whose arguments (``variant_of(dtype)``) ``fn`` accepts eagerly,
-    compiled with XLA:CPU: the dtypes that compiled, and those that failed with the ops the
-    compiler named. ``counts`` (if given) tallies the outcomes."""
+    compiled with XLA:CPU: the dtypes that compiled, those that failed with the ops the compiler
+    named (no kernel for the dtype, or tf2xla rejecting the element type in the op), and for the
+    rejections the compiler's sentence ("Complex types not supported"). ``counts`` (if given)
+    tallies the outcomes."""
     tally = counts if counts is not None else {}
     compiled: list[str] = []
     failed: dict[str, list[str]] = {}
+    rejected: dict[str, str] = {}
     for dtype in PROBE_DTYPES:
         variant = variant_of(dtype)
         if not accepts_eagerly(tf, fn, variant):
             tally["not_accepted_eagerly"] = tally.get("not_accepted_eagerly", 0) + 1
             continue
-        outcome, detail = compile_verdict(tf, fn, variant)
+        outcome, detail = compile_verdict(tf, fn, variant, type_rejections=True)
         if outcome == "compiled":
             compiled.append(dtype)
         elif outcome == "no_kernel" and set(detail) - BOUNDARY_OPS:
             failed[dtype] = sorted(set(detail) - BOUNDARY_OPS)
+        elif outcome == "type_rejected" and detail[0] not in BOUNDARY_OPS:
+            failed[dtype], rejected[dtype] = [detail[0]], detail[1]
         else:
             tally["other_error"] = tally.get("other_error", 0) + 1
             continue
-        key = "compiled" if outcome == "compiled" else "no_kernel"
+        key = outcome if outcome in ("compiled", "type_rejected") else "no_kernel"
         tally[key] = tally.get(key, 0) + 1
-    return compiled, failed
+    return compiled, failed, rejected
+
+
+def dtype_record(param: str, position: int | None, compiled: list[str], failed: dict[str, list[str]],
+                 rejected: dict[str, str]) -> dict[str, Any]:
+    """The table's record of one probed argument (``rejected`` only where tf2xla refused a type)."""
+    record: dict[str, Any] = {"param": param, "position": position, "compile": compiled, "fail": failed}
+    if rejected:
+        record["rejected"] = rejected
+    return record
 
 
 def _probe_dtypes(tf: Any, api: dict[str, dict[str, Any]], name: str, fn: Callable[..., Any],
@@ -1802,13 +1844,35 @@ def _probe_dtypes(tf: Any, api: dict[str, dict[str, Any]], name: str, fn: Callab
     else:
         param, position = key, parameter_position(fn, key)
     counts["entries_probed"] += 1
-    compiled, failed = compile_by_dtype(tf, fn, lambda dtype: with_dtype(args, original, dtype), counts)
+    compiled, failed, rejected = compile_by_dtype(tf, fn, lambda dtype: with_dtype(args, original, dtype), counts)
     if compiled and failed:
         counts["entries_with_failures"] += 1
-        api[name]["dtypes"] = {"param": param, "position": position, "compile": compiled, "fail": failed}
+        api[name]["dtypes"] = dtype_record(param, position, compiled, failed, rejected)
 
 
+# The usual names of a dtype argument, tried first; any other parameter whose traced value or
+# default is a dtype (``type=`` of ``tf.bitcast``, ``Tout=``, ``to_type=``) is probed after them.
 DTYPE_ARGUMENTS = ("dtype", "out_type", "output_type", "output_dtype")
+
+
+def dtype_parameters(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> list[str]:
+    """The parameters of ``fn`` that take a dtype: traced with a ``dtype:`` value or a lazily
+    built ``tf.DType``, or defaulting to a ``tf.DType`` (or None under a known dtype name)."""
+    defaults = default_values(fn)
+
+    def is_dtype(param: str) -> bool:
+        value = args.get(param, defaults.get(param))
+        if isinstance(value, str):
+            return value.startswith("dtype:")
+        if isinstance(value, Lazy):
+            try:
+                return isinstance(value.make(tf), tf.dtypes.DType)
+            except Exception:  # noqa: BLE001 - a value that cannot be built outside a graph
+                return False
+        return isinstance(value, tf.dtypes.DType) or (value is None and param in DTYPE_PARAMS and param in defaults)
+
+    seen = [*DTYPE_ARGUMENTS, *args, *defaults]
+    return [p for i, p in enumerate(seen) if p not in seen[:i] and (p in args or p in defaults) and is_dtype(p)]
 
 
 def dtype_argument_probe(
@@ -1820,17 +1884,22 @@ def dtype_argument_probe(
     recorded as ``dtype_arguments`` where some compile and others fail on an op the compiler names."""
     counts = {"dtype_arguments_probed": 0, "dtype_arguments_with_failures": 0}
     for name, args in sorted(traced_args.items()):
-        fn = functions[name]
-        param = next((p for p in DTYPE_ARGUMENTS if p in default_values(fn) or p in args), None)
-        if param is None:
-            continue
-        counts["dtype_arguments_probed"] += 1
-        compiled, failed = compile_by_dtype(tf, fn, lambda dtype: {**args, param: f"dtype:{dtype}"})
-        if compiled and failed:
-            counts["dtype_arguments_with_failures"] += 1
-            api[name]["dtype_arguments"] = {"param": param, "position": parameter_position(fn, param),
-                                            "compile": compiled, "fail": failed}
+        _probe_dtype_argument(tf, api, name, functions[name], args, counts)
     return counts
+
+
+def _probe_dtype_argument(tf: Any, api: dict[str, dict[str, Any]], name: str, fn: Callable[..., Any],
+                          args: dict[str, Any], counts: dict[str, int]) -> None:
+    """Probe each dtype parameter of ``fn`` (:func:`dtype_parameters`) in turn; the first where
+    some dtypes compile and others fail is recorded as ``api[name]["dtype_arguments"]``."""
+    for param in dtype_parameters(tf, fn, args):
+        counts["dtype_arguments_probed"] = counts.get("dtype_arguments_probed", 0) + 1
+        compiled, failed, rejected = compile_by_dtype(tf, fn, lambda dtype: {**args, param: f"dtype:{dtype}"})
+        if compiled and failed:
+            counts["dtype_arguments_with_failures"] = counts.get("dtype_arguments_with_failures", 0) + 1
+            api[name]["dtype_arguments"] = dtype_record(param, parameter_position(fn, param), compiled, failed,
+                                                        rejected)
+            return
 
 
 def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
@@ -2058,9 +2127,11 @@ def refresh_variants(tf: Any, table: dict[str, Any], only: re.Pattern[str] | Non
 
 def refresh_dtypes(tf: Any, table: dict[str, Any], only: re.Pattern[str] | None = None
                    ) -> tuple[dict[str, Any], dict[str, int]]:
-    """``table`` with the ``dtypes`` of its traced function entries (the tf.* walk and the swept
-    tf.compat.v1/Keras functions: ``tf.keras.ops.cumsum`` as well as ``tf.math.cumsum``) measured
-    again by :func:`_probe_dtypes`; ``only`` keeps the other entries as they are."""
+    """``table`` with the ``dtypes`` and ``dtype_arguments`` of its traced function entries (the
+    tf.* walk and the swept tf.compat.v1/Keras functions: ``tf.keras.ops.cumsum`` as well as
+    ``tf.math.cumsum``) measured again by :func:`_probe_dtypes` and :func:`_probe_dtype_argument`;
+    ``only`` keeps the other entries as they are. The run's counts, the TensorFlow version and the
+    ``only`` pattern go to ``dtype_probe["refreshed"]``."""
     if table.get("tensorflow_version") != tf.__version__:
         raise SystemExit(f"generate_op_table: --dtypes-only needs the TensorFlow the table was built with "
                          f"({table.get('tensorflow_version')}), found {tf.__version__}; run without it")
@@ -2068,7 +2139,7 @@ def refresh_dtypes(tf: Any, table: dict[str, Any], only: re.Pattern[str] | None 
     swept = {name: fn for members in public_callables(tf).values() for name, fn in members.items()
              if not isinstance(fn, type)}
     api = dict(table["api"])
-    counts = {"entries_probed": 0, "entries_with_failures": 0, "compiled": 0, "no_kernel": 0,
+    counts: dict[str, Any] = {"entries_probed": 0, "entries_with_failures": 0, "compiled": 0, "no_kernel": 0,
               "other_error": 0, "not_accepted_eagerly": 0}
     for name, entry in sorted(api.items()):
         if (only is not None and not only.search(name)) or "alias_of" in entry or entry.get("source") != "trace" \
@@ -2078,18 +2149,23 @@ def refresh_dtypes(tf: Any, table: dict[str, Any], only: re.Pattern[str] | None 
         traced = None if fn is None else trace_default(tf, name, fn) if name in walked else sweep_trace(tf, name, fn)
         if traced is None:
             continue
-        api[name] = {key: value for key, value in entry.items() if key != "dtypes"}
+        api[name] = {key: value for key, value in entry.items() if key not in ("dtypes", "dtype_arguments")}
         _probe_dtypes(tf, api, name, fn, traced.args, counts)
+        _probe_dtype_argument(tf, api, name, fn, traced.args, counts)
+    counts = {**counts, "tensorflow_version": tf.__version__, "only": only.pattern if only is not None else None}
     return {**table, "api": api, "dtype_probe": refreshed_probe_counts(table.get("dtype_probe", {}), api, counts),
             "generated": _table_check.generated_date()}, counts
 
 
 def refreshed_probe_counts(probe: dict[str, Any], api: dict[str, dict[str, Any]],
-                           counts: dict[str, int]) -> dict[str, Any]:
+                           counts: dict[str, Any]) -> dict[str, Any]:
     """The table's ``dtype_probe`` after a ``--dtypes-only`` run: ``entries_with_failures`` counted
-    again over the whole table, the run's own counts kept apart (``refreshed``)."""
+    again over the whole table, the run's own counts kept apart (``refreshed``; those of the runs
+    before it in ``refreshed_earlier``, oldest first)."""
+    earlier = [*probe.get("refreshed_earlier", ()), *([probe["refreshed"]] if "refreshed" in probe else [])]
     return {**probe, "entries_with_failures": sum(1 for entry in api.values() if "dtypes" in entry),
-            "refreshed": dict(counts)}
+            "dtype_arguments_with_failures": sum(1 for entry in api.values() if "dtype_arguments" in entry),
+            "refreshed": dict(counts), **({"refreshed_earlier": earlier} if earlier else {})}
 
 
 # --------------------------------------------------------------------------------------------

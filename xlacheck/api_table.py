@@ -95,6 +95,18 @@ class ApiFact:
     # (argument, value, grad_xla, grad_unsupported): argument values under which the gradient
     # compiles differently from the probing call's (tf.image.resize method="nearest")
     grad_conditions: tuple[tuple[str, Any, bool, tuple[str, ...]], ...] = ()
+    # (dtype, grad_xla, grad_unsupported, compiler's error line): the gradient measured with the probing
+    # call's float inputs made that dtype (complex64), where it differs from the float gradient
+    # (tf.linalg.eigh of a complex Hermitian matrix: "Binary op add with different element types")
+    grad_dtypes: tuple[tuple[str, bool, tuple[str, ...], str], ...] = ()
+
+    def grad_failure_for_dtype(self, dtype: str) -> tuple[tuple[str, ...], str] | None:
+        """(ops without a kernel, the compiler's error line) when the gradient with ``dtype`` inputs
+        was measured not to compile; None when it compiles or was not measured for ``dtype``."""
+        for name, compiles, unsupported, error in self.grad_dtypes:
+            if name == dtype and not compiles:
+                return unsupported, error
+        return None
 
     @property
     def returns_operation_when_traced(self) -> bool:
@@ -328,6 +340,8 @@ def lookup(name: str) -> ApiFact | None:
         xla_values=tuple(sorted(entry.get("xla_values", {}).items())),
         grad_conditions=tuple((c["argument"], c["value"], bool(c["grad_xla"]), tuple(c.get("grad_unsupported", ())))
                               for c in entry.get("grad_conditions", ())),
+        grad_dtypes=tuple((dtype, bool(f["grad_xla"]), tuple(f.get("grad_unsupported", ())), f.get("grad_error", ""))
+                          for dtype, f in sorted(entry.get("grad_dtypes", {}).items())),
     )
 
 

@@ -110,7 +110,9 @@ class DtypeVerdict:
     have one.
 
     ``param`` is the argument's name, ``position`` its positional index (None: keyword only);
-    ``compile`` the dtypes that compiled; ``fail`` (dtype, ops the compiler named) for the rest.
+    ``compile`` the dtypes that compiled; ``fail`` (dtype, ops the compiler named) for the rest;
+    ``rejected`` (dtype, the compiler's sentence) where the op has a kernel for the dtype but
+    tf2xla rejects the element type ("Complex types not supported" for ``Bitcast`` to complex64).
     """
 
     api_name: str
@@ -118,10 +120,15 @@ class DtypeVerdict:
     position: int | None
     compile: tuple[str, ...]
     fail: tuple[tuple[str, tuple[str, ...]], ...]
+    rejected: tuple[tuple[str, str], ...] = ()
 
     def failing_ops(self, dtype: str) -> tuple[str, ...]:
         """The ops the compiler named for ``dtype``; () if it compiled or was not measured."""
         return next((ops for name, ops in self.fail if name == dtype), ())
+
+    def rejection(self, dtype: str) -> str | None:
+        """The compiler's sentence when tf2xla rejected ``dtype`` itself (not a missing kernel)."""
+        return next((sentence for name, sentence in self.rejected if name == dtype), None)
 
 
 @cache
@@ -222,8 +229,9 @@ def dtype_verdict(api_name: str) -> DtypeVerdict | None:
 
 @cache
 def dtype_argument_verdict(api_name: str) -> DtypeVerdict | None:
-    """The same for the function's dtype argument (``dtype=``, ``out_type=``, ``output_type=``):
-    ``tf.random.truncated_normal(..., dtype=tf.float16)`` fails on ``TruncatedNormal``."""
+    """The same for the function's dtype argument (``dtype=``, ``out_type=``, ``output_type=``,
+    ``type=`` ...): ``tf.random.truncated_normal(..., dtype=tf.float16)`` fails on
+    ``TruncatedNormal``, ``tf.bitcast(x, tf.complex64)`` on ``Bitcast`` (a rejected type)."""
     return _dtype_record(api_name, "dtype_arguments")
 
 
@@ -236,7 +244,8 @@ def _dtype_record(api_name: str, key: str) -> DtypeVerdict | None:
     if probe is None:
         return None
     return DtypeVerdict(api_name, probe["param"], probe["position"], tuple(probe["compile"]),
-                        tuple((dtype, tuple(ops)) for dtype, ops in sorted(probe["fail"].items())))
+                        tuple((dtype, tuple(ops)) for dtype, ops in sorted(probe["fail"].items())),
+                        tuple(sorted(probe.get("rejected", {}).items())))
 
 
 @cache

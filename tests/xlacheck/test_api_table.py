@@ -528,3 +528,15 @@ def test_gradient_over_an_unsized_tensor_list_is_a_measured_fact() -> None:
     assert fact is not None and fact.xla is True
     assert fact.grad_xla is False and fact.grad_list_size and fact.grad_unsupported == ()
     assert "tf.linalg.expm" in api_table.gradient_sensitive_names()
+
+
+def test_complex_gradient_is_a_measured_fact_per_dtype() -> None:
+    # tools/generate_api_table.py --probe-grad-complex: eigh's float32 gradient compiles, its complex64 gradient
+    # fails in XLA ("Binary op add with different element types"); recorded per dtype, apart from grad_xla
+    fact = api_table.fact_for("tf.linalg.eigh")
+    assert fact is not None and fact.grad_xla is True
+    failure = fact.grad_failure_for_dtype("complex64")
+    assert failure is not None and failure[0] == () and "different element types" in failure[1]
+    assert fact.grad_failure_for_dtype("complex128") is None and fact.grad_failure_for_dtype("float32") is None
+    fft = api_table.fact_for("tf.signal.fft")
+    assert fft is not None and fft.grad_failure_for_dtype("complex64") is None  # measured to compile

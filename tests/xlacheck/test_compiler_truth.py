@@ -238,6 +238,12 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     # reports21-tf: tf.linalg.expm's gradient (grad_list_size) fails compiled; its forward compiles
     ("XLA309-invalid-17", "step", lambda: (tf.eye(3) * 0.1, tf.ones([2, 3])), "fails"),
     ("XLA316-valid-6", "infer", lambda: (tf.ones([2, 3]),), "compiles"),
+    # tftables21: tf2xla rejects complex64 in Bitcast although its kernel lists the type; tf.complex compiles
+    ("XLA317-invalid-6", "envelope", lambda: (tf.ones([3, 2]),), "fails"),  # tf.bitcast(iq, tf.complex64)
+    ("XLA317-valid-4", "envelope", lambda: (tf.ones([3, 2]),), "compiles"),  # tf.complex of the parts
+    # tftables21: eigh's gradient with a complex64 input fails ("Binary op add with different element types")
+    ("XLA309-invalid-18", "step", lambda: (tf.eye(3) * 0.5, tf.zeros([3, 3])), "fails"),
+    ("XLA309-valid-12", "step", lambda: (tf.eye(3) * 0.5, tf.zeros([3, 3])), "compiles"),  # float32 eigh
 ]
 
 

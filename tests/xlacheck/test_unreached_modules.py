@@ -219,3 +219,25 @@ def test_a_module_only_an_export_script_imports_runs_once_at_export(tmp_path: Pa
     files["export_onnx.py"] = "import torch\nfrom models.stft import Net\ndef export(m):\n    torch.onnx.export(m)\n"
     files["train.py"] = TRAIN + "\nimport export_onnx\n"
     assert _lint(tmp_path, files) == [("models/net.py", "XLA350", 8), ("models/stft.py", "XLA350", 8)]
+
+
+def test_a_module_only_unreached_modules_import_is_unreached_too(tmp_path: Path) -> None:
+    # (a vendored package's trainers: a builder nothing imports loads `pkg.trainers.{name}_trainer` by computed
+    # name, and only those trainers import the loss; the package's model is imported by the project's script)
+    builder = "from importlib import import_module\ndef get(name):\n" \
+              "    return import_module(f'pkg.trainers.{name}_trainer')\n"
+    files = {"pkg/__init__.py": "", "pkg/trainers/__init__.py": "", "pkg/trainers/builder.py": builder,
+             "pkg/trainers/depth_trainer.py": "import torch\nfrom pkg.trainers.loss import Net\n",
+             "pkg/trainers/loss.py": NET, "pkg/model.py": NET, "run.py": "import torch\nfrom pkg.model import Net\n"
+             "Net()(torch.ones(3))\n", "pkg/a.py": "import torch\nfrom pkg.b import Net\n", "pkg/b.py": NET}
+    _write(tmp_path, files)
+    why = unreached_modules([str(tmp_path / n) for n in files])
+    assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in why) == [
+        "pkg/a.py", "pkg/b.py", "pkg/trainers/depth_trainer.py", "pkg/trainers/loss.py"]
+    assert "only modules that nothing in the project runs import or name this module (pkg/trainers/builder.py, " \
+        "pkg/trainers/depth_trainer.py;" in why[str(tmp_path / "pkg/trainers/loss.py")]
+    # once a script runs the builder, its trainers and their loss run too
+    files["train.py"] = "import torch\nfrom pkg.trainers.builder import get\nget('depth')\n"
+    _write(tmp_path, files)
+    why = unreached_modules([str(tmp_path / n) for n in files])
+    assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in why) == ["pkg/a.py", "pkg/b.py"]

@@ -155,3 +155,60 @@ def test_what_it_never_decides(tmp_path: Path) -> None:
 def test_one_file_gets_no_fact(tmp_path: Path) -> None:
     _write(tmp_path, {"blocks.py": BLOCKS})
     assert _unused(tmp_path) == {}
+
+
+DEPTH = """
+import torch
+from torch import nn
+
+
+class Depth(nn.Module):
+    def forward(self, x):
+        return x * 2
+
+    @torch.no_grad()
+    def infer(self, x):
+        return self(x)
+
+    @torch.no_grad()
+    def infer_numpy(self, x):
+        return torch.relu(x).cpu().numpy()
+
+    @torch.no_grad()
+    def infer_item(self, x):
+        return torch.relu(x).sum().item()
+
+
+class Hooks(Depth):
+    def training_step(self, x):
+        return torch.relu(x).sum().item()
+"""
+ANNOTATE = """
+import torch
+from pkg.depth import Depth, Hooks
+
+
+def annotate(x):
+    h = Hooks()
+    return Depth().infer(x)
+
+
+if __name__ == "__main__":
+    annotate(torch.ones(3))
+"""
+
+
+def test_a_method_nothing_names_never_runs(tmp_path: Path) -> None:
+    # infer_numpy: named nowhere but at its def; infer_item: named in a notebook-like doc; training_step: a
+    # subclass of a same-file nn.Module, but named nowhere (a framework base would call it: not decided there)
+    files = {"setup.py": "", "pkg/__init__.py": "", "pkg/depth.py": DEPTH, "pkg/annotate.py": ANNOTATE,
+             "README.md": "depth = Depth().infer_item(x)\n"}
+    _write(tmp_path, files)
+    assert _unused(tmp_path) == {"depth.py": ["Depth.infer_numpy", "Hooks.training_step"]}
+    result = check_paths([str(tmp_path)], Settings(cache=False, root=tmp_path, torch_xla=True))
+    assert sorted((Path(d.path).name, d.line) for d in result.diagnostics) == [("depth.py", 19)]
+    assert sorted((s.diagnostic.line, s.why.split(":")[0]) for s in result.set_aside) == [
+        (15, "no file of the project names method infer_numpy of class Depth outside the method itself")]
+    lightning = DEPTH.replace("class Hooks(Depth):", "class Hooks(Depth, pl.LightningModule):")
+    _write(tmp_path / "pl", files | {"pkg/depth.py": "import lightning as pl\n" + lightning})
+    assert _unused(tmp_path / "pl") == {"depth.py": ["Depth.infer_numpy"]}

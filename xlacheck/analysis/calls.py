@@ -324,7 +324,7 @@ def _fixed(sites: Iterable[CallShape], index: int, shift: int, default: object, 
 _MODULE_METHODS: frozenset[str] | None = None
 
 
-def _module_methods() -> frozenset[str]:
+def module_methods() -> frozenset[str]:
     global _MODULE_METHODS
     if _MODULE_METHODS is None:
         from xlacheck._data import load_json
@@ -392,7 +392,7 @@ def project_literals(indexes: Mapping[str, CallIndex]) -> dict[str, dict[str, di
                     continue
             elif cand.name in other or not sites:
                 continue
-            elif cand.bases is not None and (cand.name in _module_methods()
+            elif cand.bases is not None and (cand.name in module_methods()
                                              or not all(is_closed(b) for b in cand.bases)):
                 continue
             known = {}

@@ -87,8 +87,10 @@ _LIKE = {"tf.zeros_like": (1, "dtype"), "tf.ones_like": (1, "dtype"), "tf.consta
 KEEPS_DTYPE = frozenset({
     "tf.reshape", "tf.transpose", "tf.identity", "tf.expand_dims", "tf.squeeze", "tf.stop_gradient", "tf.tile",
     "tf.reverse", "tf.gather", "tf.gather_nd", "tf.broadcast_to", "tf.roll", "tf.pad", "tf.boolean_mask",
-    "tf.ragged.boolean_mask",
+    "tf.ragged.boolean_mask", "tf.linalg.adjoint", "tf.linalg.matrix_transpose", "tf.math.conj", "tf.conj",
 })
+# tf.complex(real, imag): complex64 from float32 parts, complex128 from float64 ones (TensorFlow's Tout).
+_COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}
 _FLOAT_DTYPES = REAL_FLOAT_DTYPES + COMPLEX_DTYPES
 _KEEP_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow)
 _CMP_OPS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
@@ -425,6 +427,10 @@ def call_dtype(e: ast.Call, name: str, resolve: Callable[[ast.expr], str | None]
         return None
     if name == "tf.range":
         return _range(e, resolve, dtype_of)
+    if name in ("tf.complex", "tf.dtypes.complex"):
+        parts = [argument(e, 0, "real"), argument(e, 1, "imag")]
+        widths = {_COMPLEX_OF.get(dtype_of(part) or "") for part in parts if part is not None}
+        return widths.pop() if len(widths) == 1 and None not in widths else None
     if name in KEEPS_DTYPE:
         first = e.args[0] if e.args and not isinstance(e.args[0], ast.Starred) else None
         return None if first is None else dtype_of(first)

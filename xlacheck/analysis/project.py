@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from xlacheck.analysis import TRY_STATEMENTS
-from xlacheck.analysis.calls import CallIndex, index_calls, project_literals
+from xlacheck.analysis.calls import CallIndex, index_calls, module_methods, project_literals
 from xlacheck.analysis.compiled_exports import CompiledCallable, Imported, compiled_callables, plain_enums
 from xlacheck.analysis.contexts import (
     FRAMEWORK_HEADS,
@@ -704,9 +704,10 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
     texts = _reach_texts(found)
     named_by: dict[tuple[str, ...], set[str]] = {}
     scripts: dict[str, set[str]] = {}  # "train.py" (a path's tail) -> the files that name it
-    dynamic: list[tuple[str, ...]] = []  # folders (root-relative parts) whose modules load by computed name
+    dynamic: list[tuple[tuple[str, ...], str]] = []  # (folder whose modules load by computed name, the loader)
     library = published(root)
     own: dict[str, str] = {}  # path -> its own text
+    code: dict[str, str] = {}  # path -> text, of every .py file that is not a test
     modules: dict[tuple[str, ...], str] = {}  # dotted parts (root-relative) of each .py file -> its path
     imports: list[tuple[tuple[str, ...], str]] = []  # (what an import statement names, the importing file)
     wanted = {os.path.abspath(p) for p in candidates}
@@ -721,6 +722,8 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
             own[path] = text
         if is_test_file(os.path.relpath(path, root)):
             continue  # a module only tests import runs only under them
+        if path.endswith(".py"):
+            code[path] = text
         is_py = path.endswith(".py")
         here = _parts(path, root) if is_py else ()
         is_package = path.endswith("__init__.py")
@@ -747,18 +750,64 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
                 continue  # a literal name: a dotted string, counted above
             prefix = re.match(r"""^[fF]?(['"])([A-Za-z_][\w.]*\.)""", arg)
             if prefix:  # f"pkg.models.{name}": the modules under pkg/models
-                dynamic.append(tuple(p for p in prefix.group(2).split(".") if p))
+                dynamic.append((tuple(p for p in prefix.group(2).split(".") if p), path))
             elif is_py and (arg.startswith(("'.", '".', 'f".', "f'.")) or "__name__" in arg or "__package__" in arg):
-                dynamic.append(here if is_package else here[:-1])  # relative to its own package
+                dynamic.append((here if is_package else here[:-1], path))  # relative to its own package
             elif scans:  # it lists folders and imports what it finds: any module of its top package
                 dotted = module_name(path)
-                dynamic.append(here[:len(here) - len(dotted.split(".")) + 1] if dotted else here[:-1])
+                dynamic.append((here[:len(here) - len(dotted.split(".")) + 1] if dotted else here[:-1], path))
             # else a name handed in (a config's class path): the dotted strings above name it
     # a project none of whose files imports another (a folder of standalone scripts or cases) has no
     # import graph: what runs is unknown there, not "nothing"
     suffixes_of = {m[i:]: path for m, path in modules.items() for i in range(len(m)) if m[i:]}
     if not any(suffixes_of.get(parts) not in (None, importer) for parts, importer in imports):
         return {}
+    def namers(full: str) -> set[str]:
+        """The files that import, name or load ``full`` (by a dotted name, a script path, a computed import
+        of its folder), itself left out."""
+        parts = _parts(full, root)
+        tails = {os.path.basename(full)} | {"/".join(parts[i:]) + ".py" for i in range(len(parts))}
+        reach = set().union(*(named_by.get(parts[i:], set()) for i in range(len(parts))),
+                            *(scripts.get(t, set()) for t in tails))
+        reach |= {loader for d, loader in dynamic for i in range(len(parts) - len(d))
+                  if parts[i:i + len(d)] == d}
+        reach.discard(full)
+        return reach
+
+    def runs_itself(full: str) -> bool:
+        """What runs without another file of the project: a script, a package ``__init__``/``__main__``,
+        ``setup.py``, ``conftest.py``, a public module of a published package."""
+        base = os.path.basename(full)
+        if base in ("__init__.py", "__main__.py", "setup.py", "conftest.py") or _runs_as_script(code.get(full, "")):
+            return True
+        dotted = module_name(full)
+        return library and dotted is not None and os.path.splitext(base)[0].isidentifier() and not any(
+            part.startswith("_") for part in dotted.split("."))
+
+    # what runs: from the files that run themselves (and every config, doc or script text), through the files
+    # that import or name each other; a module that only modules nothing runs import does not run either
+    graph: dict[str, set[str]] = {}
+    todo = [os.path.abspath(p) for p in candidates]
+    while todo:
+        full = todo.pop()
+        if full in graph or not full.endswith(".py"):
+            continue
+        graph[full] = namers(full)
+        todo += [n for n in graph[full] if n in code]
+    starts = {f for f in graph if runs_itself(f)}
+    # only a project that runs something (a script, or a config, doc or notebook that names a module) says what
+    # does not run through what; in one with no entry (a library folder without its users) a module another
+    # file imports counts as reached, as it did before reach was transitive
+    entries = any(not p.endswith(".py") for by in named_by.values() for p in by) or any(
+        _MAIN_GUARD.search(t) or _TOP_CALL.search(t) for t in code.values()) or any(map(_runs_as_script, code.values()))
+    live = set(starts) | (set() if entries else {f for f, by in graph.items() if by})
+    grew = True
+    while grew:
+        grew = False
+        for f, by in graph.items():
+            if f not in live and any(n in live or n not in code for n in by):  # (not code: a config, doc, notebook)
+                live.add(f)
+                grew = True
     out: dict[str, str] = {}
     for path in candidates:
         full = os.path.abspath(path)
@@ -766,28 +815,21 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
         if (base in ("__init__.py", "__main__.py", "setup.py", "conftest.py") or is_test_file(
                 os.path.relpath(full, root)) or full not in own):
             continue
-        text = own[full]
-        if _runs_as_script(text):
+        if full in starts:
             continue
-        dotted = module_name(full)
-        if library and dotted is not None and os.path.splitext(base)[0].isidentifier() and not any(
-                part.startswith("_") for part in dotted.split(".")):
-            continue  # a public module of a published package: its users import it
-        parts = _parts(full, root)
-        if any(parts[i:i + len(d)] == d for d in dynamic for i in range(len(parts) - len(d))):
-            continue
-        suffixes = [parts[i:] for i in range(len(parts))]
-        rel = "/".join(parts) + ".py"
-        tails = {base, rel}
-        tails |= {"/".join(parts[i:]) + ".py" for i in range(len(parts))}
-        reach = set().union(*(named_by.get(s, set()) for s in suffixes), *(scripts.get(t, set()) for t in tails))
-        reach.discard(full)
+        reach = graph.get(full, set())
         if reach and reach <= exporters:
             out[path] = ("only scripts that trace or export a model import or name this module ("
                          + ", ".join(sorted(os.path.relpath(r, root) for r in reach)[:3])
                          + "): its code runs once, while the model is traced or exported, not per step")
             continue
+        if full in live:
+            continue
         if reach:
+            out[path] = ("only modules that nothing in the project runs import or name this module ("
+                         + ", ".join(sorted(os.path.relpath(r, root) for r in reach)[:3])
+                         + f"; checked {read['py']} .py files and {read['other']} config and other files under "
+                         + f"{root})")
             continue
         out[path] = ("no file of the project imports or names this module, and it does not run as a script "
                      f"(checked {read['py']} .py files and {read['other']} config and other files under {root})")
@@ -856,6 +898,74 @@ def _class_spans(text: str) -> list[tuple[str, int, int, bool]]:
              not s.decorator_list) for s in body if isinstance(s, ast.ClassDef)]
 
 
+# decorators that leave a method called by its name only (a registry or a framework hook would call it otherwise)
+_PLAIN_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.enable_grad", "no_grad",
+                               "inference_mode", "staticmethod", "classmethod"})
+_MODULE_BASES = frozenset({"object", "Module", "nn.Module", "torch.nn.Module"})
+
+
+def _method_spans(text: str) -> list[tuple[str, str, int, int]]:
+    """(class, method, first line, last line) of the methods of a file's module-level classes that only a call
+    by name can run: not dunders, not nn.Module's own methods (the module calls them itself), plainly decorated
+    (``@torch.no_grad()``, ``@staticmethod``), in a class whose bases are ``nn.Module``/``object`` or such classes
+    of the same file (a framework base, a LightningModule or a Dataset, calls hooks by their names)."""
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    classes = {s.name: s for s in body if isinstance(s, ast.ClassDef)}
+    closed: dict[str, bool] = {}
+
+    def plain(cls: ast.ClassDef, seen: frozenset[str] = frozenset()) -> bool:
+        if cls.name not in closed:
+            names = [ast.unparse(b) for b in cls.bases]
+            closed[cls.name] = not cls.keywords and not cls.decorator_list and all(
+                n in _MODULE_BASES or n in classes and n not in seen and plain(classes[n], seen | {cls.name})
+                for n in names)
+        return closed[cls.name]
+
+    def plainly_decorated(f: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        return all(ast.unparse(d.func if isinstance(d, ast.Call) else d) in _PLAIN_DECORATORS
+                   for d in f.decorator_list)
+
+    return [(c.name, f.name, min([f.lineno] + [d.lineno for d in f.decorator_list]), f.end_lineno or f.lineno)
+            for c in classes.values() if plain(c)
+            for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and not f.name.startswith("__") and f.name not in module_methods() and plainly_decorated(f)]
+
+
+def _uncalled_methods(texts: Sequence[tuple[str, str]], wanted: Mapping[str, Sequence[tuple[str, int, int]]],
+                      unused: set[tuple[str, str]], root: str) -> dict[str, dict[str, str]]:
+    """Per path: {"Class.method": why} for the methods (:func:`_method_spans`) of classes in use whose name no
+    file of the project writes outside the method itself: no call, no reference, no string (``getattr``)
+    names it, so it never runs (x-flux's vendored ``ZoeDepth.infer_pil``, beside the ``infer`` its annotator
+    calls)."""
+    by_path = dict(texts)
+    spans: dict[str, list[tuple[str, str, int, int]]] = {}
+    for path, classes in wanted.items():
+        used = {n for n, _, _ in classes if (path, n) not in unused}
+        spans[path] = [m for m in _method_spans(by_path.get(path, "")) if m[0] in used]
+    names = {m[1] for v in spans.values() for m in v}
+    if not names:
+        return {}
+    word = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, names))) + r")(?!\w)")
+    uses: dict[str, list[tuple[str, int]]] = {n: [] for n in names}
+    for path, text in texts:
+        if not word.search(text):
+            continue
+        starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        for m in word.finditer(text):
+            uses[m.group(1)].append((path, bisect.bisect_right(starts, m.start(1))))
+    out: dict[str, dict[str, str]] = {}
+    for path, methods in spans.items():
+        for cls, name, first, last in methods:
+            if all(q == path and first <= line <= last for q, line in uses[name]):
+                out.setdefault(path, {})[f"{cls}.{name}"] = (
+                    f"no file of the project names method {name} of class {cls} outside the method itself: nothing "
+                    f"calls it (checked {len(texts)} files under {root})")
+    return out
+
+
 def _unused(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[str, dict[str, str]]:
     """:func:`unused_classes` over the files :func:`_reach_files` found under ``root``."""
     from xlacheck.engine import is_test_file
@@ -912,7 +1022,7 @@ def _unused(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[
                 unused.discard((p, n))
                 changed = True
                 break
-    out: dict[str, dict[str, str]] = {}
+    out: dict[str, dict[str, str]] = _uncalled_methods(texts, wanted, unused, root)
     for p, n in sorted(unused):
         out.setdefault(p, {})[n] = (
             f"no file of the project names class {n} outside its own body (or the bodies of classes never "

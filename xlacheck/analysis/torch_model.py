@@ -867,6 +867,10 @@ class _Builder:
         (``facts.unused_classes``, analysis.project.unused_classes): none of them runs, in a step or anywhere."""
         spans = [(s.lineno, s.end_lineno or s.lineno) for s in self.tree.body
                  if isinstance(s, ast.ClassDef) and s.name in self.facts.unused_classes]
+        # (a method nothing names: "Class.method", with what is nested in it)
+        spans += [(f.lineno, f.end_lineno or f.lineno) for c in self.tree.body if isinstance(c, ast.ClassDef)
+                  for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and f"{c.name}.{f.name}" in self.facts.unused_classes]
         return {id(f.node) for f in self.facts.functions
                 if any(a <= getattr(f.node, "lineno", 0) <= b for a, b in spans)} if spans else set()
 
@@ -1259,9 +1263,13 @@ class _Builder:
         body = node.body
 
         def works(loop: ast.For | ast.While) -> bool:
+            # (a model handed in runs the work too: `model(x, sigma)` in k-diffusion's samplers, `model.decode(z)`
+            # in a micro-batch decode loop; the names the step model already takes for a model)
             return any(loop is step for step, _, _ in self.out.loops) or _uses_torch(loop, self) or any(
-                _rooted_at_self(c.func) or isinstance(c.func, ast.Name) and c.func.id in self.module_names
-                for c in _calls_in(loop))
+                _rooted_at_self(c.func)
+                or isinstance(c.func, ast.Name) and (c.func.id in self.module_names or c.func.id in _MODEL_NAMES)
+                or isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)
+                and c.func.value.id in _MODEL_NAMES for c in _calls_in(loop))
         loops = [loop for loop in _own_loops(body) if works(loop)]
         # the work may also run in a method the function hands it to, once per call (transformers' generate
         # calls `decoding_method(self, ...)`, `getattr(type(self), ...)`: one of the class's decode loops)
@@ -2210,6 +2218,8 @@ def _every_n_test(test: ast.expr, is_tensor: Callable[[ast.expr], bool]) -> bool
         return any(every) and all(e or single(p) for e, p in zip(every, test.values))
     parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
     for p in parts:
+        if isinstance(p, ast.BoolOp) and isinstance(p.op, ast.Or) and _every_n_test(p, is_tensor):
+            return True  # `do_eval and (step % n == 0 or step == last)`
         if isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], ast.Eq):
             for side in (p.left, p.comparators[0]):
                 if isinstance(side, ast.BinOp) and isinstance(side.op, ast.Mod) and not (
@@ -3093,6 +3103,11 @@ class _Walker:
             if m == "cpu" and recv & (TENSOR | STRUCT) and not c.args and not c.keywords:
                 return recv | CPU  # t.cpu(): as t.to("cpu"), the copy on the host; reading it runs no graph
             if m in ("tolist", "numpy", "cpu") or m in NON_TENSOR_METHODS:
+                return 0
+            if not recv & (TENSOR | STRUCT) and isinstance(f.value, ast.Name) \
+                    and b._instances().get(f.value.id) and b._lookup(f):
+                # solver.t(sigma) with every binding of `solver` a same-file class that defines `t`: that method
+                # (what its returns are, in call()), not Tensor.t; an object of a same-file class is no tensor
                 return 0
             if recv & TENSOR or (recv & STRUCT and (m in tensor_methods() or m in _CASTS)) or m in proving_methods():
                 if m in ("bool",) or m in ("eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite",

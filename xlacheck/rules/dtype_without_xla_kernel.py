@@ -31,7 +31,9 @@ class DtypeWithoutXlaKernel(Rule):
     `complex64` tensor, `tf.linalg.inv` of a `complex64` matrix, ... The op has an XLA:CPU
     kernel, but the kernel is registered for other dtypes only. Also a dtype argument given literally
     that the table measured the same way: `tf.random.truncated_normal(shape, dtype=tf.float16)`
-    (`TruncatedNormal` has no float16/bfloat16 XLA:CPU kernel).
+    (`TruncatedNormal` has no float16/bfloat16 XLA:CPU kernel), and one whose kernel exists but
+    whose element type tf2xla rejects: `tf.bitcast(iq, tf.complex64)` ("Complex types not
+    supported" on `Bitcast`; the table's `rejected`).
 
     The facts come from TensorFlow: `tools/generate_op_table.py` calls every traced public
     function with its first tensor argument in each common dtype it accepts eagerly and compiles
@@ -89,6 +91,10 @@ class DtypeWithoutXlaKernel(Rule):
                 "    return tf.math.cumsum(x, axis=1)\n"),
         Example("import tensorflow as tf\ndef f(mask):\n"
                 "    return tf.math.cumsum(tf.cast(mask, tf.int8), axis=1)\n"),
+        # the documented fix: the complex value built from the interleaved parts, and a bitcast to a real type
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef envelope(iq):\n"
+                "    samples = tf.complex(iq[..., 0], iq[..., 1])\n"
+                "    bits = tf.bitcast(iq, tf.int32)\n    return tf.abs(samples), bits\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(mask):\n"
@@ -140,6 +146,15 @@ class DtypeWithoutXlaKernel(Rule):
                             "bfloat16, float32, float64, int32, int64, bool: cast to one of them (compiled: decorated "
                             "with tf.function(jit_compile=True) at line 3)"),
                 )),
+        # a kernel exists for complex64, but tf2xla rejects the element type (the table's `rejected`)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef envelope(iq):\n"
+                "    samples = tf.bitcast(iq, tf.complex64)\n    return tf.abs(samples)\n",
+                expected=(
+                    (4, 15, "tf.bitcast does not compile with type=complex64: XLA:CPU rejects complex64 in Bitcast "
+                            "('Complex types not supported'); it compiles for float16, bfloat16, float32, float64, "
+                            "int8, uint8, int16, int32, int64: build the complex value from its parts with "
+                            "tf.complex (compiled: decorated with tf.function(jit_compile=True) at line 2)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -162,9 +177,8 @@ class DtypeWithoutXlaKernel(Rule):
         if dtype.startswith("complex") and not any(d.startswith("complex") for d in verdict.compile):
             advice = "no complex dtype does, so compute on the real and imaginary parts"
         ctx.report(self, node,
-                   f"{name} does not compile for {dtype} `{verdict.param}`: XLA:CPU has no {', '.join(ops)} kernel for "
-                   f"{dtype} ('OpKernel was found, but attributes didn't match'); it compiles for "
-                   f"{', '.join(verdict.compile)}: {advice} (compiled: {ctx.function.evidence})")
+                   f"{name} does not compile for {dtype} `{verdict.param}`: {_reason(verdict, dtype, ops)}; it "
+                   f"compiles for {', '.join(verdict.compile)}: {advice} (compiled: {ctx.function.evidence})")
 
     def _dtype_argument(self, node: ast.Call, name: str, ctx: RuleContext) -> None:
         """A literal dtype argument (``dtype=tf.float16``) that the table measured not to compile."""
@@ -174,9 +188,20 @@ class DtypeWithoutXlaKernel(Rule):
         given = probed_operand(node, verdict)
         dtype = dtype_literal(given, ctx.resolve) if given is not None else None
         ops = verdict.failing_ops(dtype) if dtype is not None else ()
-        if ops:
-            ctx.report(self, node,
-                       f"{name} does not compile with {verdict.param}={dtype}: XLA:CPU has no {', '.join(ops)} kernel "
-                       f"for {dtype} ('OpKernel was found, but attributes didn't match'); it compiles for "
-                       f"{', '.join(verdict.compile)}: create it in one of them and cast "
-                       f"(compiled: {ctx.function.evidence})")
+        if not ops:
+            return
+        assert dtype is not None
+        advice = "create it in one of them and cast"
+        if verdict.rejection(dtype) is not None and dtype.startswith("complex"):
+            advice = "build the complex value from its parts with tf.complex"
+        ctx.report(self, node,
+                   f"{name} does not compile with {verdict.param}={dtype}: {_reason(verdict, dtype, ops)}; it "
+                   f"compiles for {', '.join(verdict.compile)}: {advice} (compiled: {ctx.function.evidence})")
+
+
+def _reason(verdict: DtypeVerdict, dtype: str, ops: tuple[str, ...]) -> str:
+    """Why the compiler refused ``dtype``: no kernel for it, or tf2xla rejecting the element type."""
+    sentence = verdict.rejection(dtype)
+    if sentence is not None:
+        return f"XLA:CPU rejects {dtype} in {', '.join(ops)} ('{sentence}')"
+    return f"XLA:CPU has no {', '.join(ops)} kernel for {dtype} ('OpKernel was found, but attributes didn't match')"

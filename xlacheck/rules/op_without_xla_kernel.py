@@ -272,7 +272,11 @@ class OpWithoutXlaKernel(Rule):
     (differentiated by the generator's sweep and confirmed by compiling): `K.resize_images`; and
     a gradient the table measured to need a compile-time constant (`grad_const`:
     `keras.ops.nanmedian`, whose backward pass ranges over a traced size) or to loop over a
-    TensorList XLA cannot size (`grad_list_size`: `tf.linalg.expm`).
+    TensorList XLA cannot size (`grad_list_size`: `tf.linalg.expm`). And a gradient measured
+    with complex64 inputs apart from the float one (`grad_dtypes`: `tf.linalg.eigh` and
+    `tf.linalg.eigvalsh` of a complex Hermitian matrix fail with "Binary op add with different
+    element types: f32 and c64"), only when the value model proves the input complex
+    (`tf.complex(...)`, `tf.cast(x, tf.complex64)`); an input of unknown dtype is not flagged.
     Only where a gradient reaches the call: its input comes from a layer or model call, a
     `self.<attr>` weight, a watched tensor or a module-level trainable `tf.Variable`, not through
     `tf.stop_gradient`.
@@ -369,6 +373,13 @@ class OpWithoutXlaKernel(Rule):
         # a TPU-only collective: no kernel of any kind off TPU, an XLA kernel in TensorFlow's TPU build
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef halo(x, pairs):\n"
                 "    return tf.raw_ops.CollectivePermute(input=x, source_target_pairs=pairs)\n"),
+        # grad_dtypes: the gradient of eigh of a float32 matrix compiles (only complex64's was measured to fail)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(re, im):\n"
+                "    with tf.GradientTape() as tape:\n        tape.watch([re, im])\n"
+                "        h = tf.cast(re, tf.float32)\n"
+                "        energies, _ = tf.linalg.eigh(0.5 * (h + tf.linalg.adjoint(h)))\n"
+                "        loss = energies[0]\n"
+                "    return tape.gradient(loss, re)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
@@ -566,6 +577,20 @@ class OpWithoutXlaKernel(Rule):
                             'computation or use an op whose gradient compiles (compiled: decorated with '
                             'tf.function(jit_compile=True) at line 2)'),
                 )),
+        # the gradient measured with complex64 inputs (grad_dtypes): the value model proves h complex64
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(re, im):\n"
+                "    with tf.GradientTape() as tape:\n        tape.watch([re, im])\n"
+                "        h = tf.complex(tf.cast(re, tf.float32), tf.cast(im, tf.float32))\n"
+                "        energies, _ = tf.linalg.eigh(0.5 * (h + tf.linalg.adjoint(h)))\n"
+                "        loss = tf.math.real(energies[0])\n"
+                "    return tape.gradient(loss, [re, im])\n",
+                expected=(
+                    (7, 23, "the gradient of tf.linalg.eigh with a complex64 input fails with 'Binary op add with "
+                            "different element types: f32 and c64' (measured: the complex64 forward pass compiles, "
+                            "and so does the float32 gradient); keep the complex64 op out of the taped computation "
+                            "or differentiate a real-valued formulation (compiled: decorated with "
+                            "tf.function(jit_compile=True) at line 2)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -675,3 +700,19 @@ class OpWithoutXlaKernel(Rule):
                        "the forward pass compiles, this GradientTape's backward pass fails with 'XLA compilation "
                        "requires a fixed tensor list size'); keep it out of the taped computation or use an op "
                        f"whose gradient compiles (compiled: {ctx.function.evidence})")
+        elif fact is not None and fact.grad_dtypes and variant is None:
+            self._complex_gradient(node, name, fact, first, ctx)
+
+    def _complex_gradient(self, node: ast.Call, name: str, fact: api_table.ApiFact, first: ast.expr,
+                          ctx: RuleContext) -> None:
+        """The gradient measured with complex inputs (``grad_dtypes``), when the input is proven complex."""
+        dtype = ctx.values.dtype(first)
+        failure = fact.grad_failure_for_dtype(dtype) if dtype is not None and dtype.startswith("complex") else None
+        if failure is None:
+            return
+        unsupported, error = failure
+        why = f"uses ops with no XLA kernel ({', '.join(unsupported)})" if unsupported else f"fails with '{error}'"
+        ctx.report(self, node,
+                   f"the gradient of {name} with a {dtype} input {why} (measured: the {dtype} forward pass "
+                   f"compiles, and so does the float32 gradient); keep the {dtype} op out of the taped computation "
+                   f"or differentiate a real-valued formulation (compiled: {ctx.function.evidence})")

@@ -704,6 +704,32 @@ class TorchHostSyncInStep(ModuleRule):
                 "def train(model, loader, opt, scheduler, noise_scheduler):\n    for x, y in loader:\n"
                 "        loss = F.mse_loss(model(x), y)\n        loss.backward()\n        opt.step()\n"
                 "        scheduler.step()\n        x = noise_scheduler.step(loss, 3, x)\n        torch_xla.sync()\n"),
+        # a same-file solver's own method `t` is that method, not Tensor.t: what it returns from a CPU scalar
+        # (`torch.tensor(sigma)`) stays on the CPU, so the bound tests read no device value (k-diffusion's DPM-Solver)
+        Example("import torch\nfrom torch import nn\nclass Solver(nn.Module):\n"
+                "    def __init__(self, model):\n        super().__init__()\n        self.model = model\n"
+                "    def t(self, sigma):\n        return -sigma.log()\n"
+                "    def fast(self, x, t_start, t_end, n):\n        if not t_end > t_start:\n"
+                "            raise ValueError('reverse')\n"
+                "        ts = torch.linspace(t_start, t_end, n + 1, device=x.device)\n"
+                "        for i in range(n):\n            x = x + self.model(x, ts[i])\n        return x\n"
+                "@torch.no_grad()\ndef sample_fast(model, x, sigma_min, sigma_max, n):\n    solver = Solver(model)\n"
+                "    return solver.fast(x, solver.t(torch.tensor(sigma_max)), solver.t(torch.tensor(sigma_min)), n)\n"),
+        # the set-up and the output of a sampler whose loop runs a model handed in (`model(x, sigma)`,
+        # `model.decode(z)`): once per call, not once per step
+        Example("import torch\n@torch.no_grad()\ndef sample_lms(model, x, sigmas):\n"
+                "    sigmas_cpu = sigmas.detach().cpu().numpy()\n    for i in range(len(sigmas) - 1):\n"
+                "        x = x + (x - model(x, sigmas[i])) * float(sigmas_cpu[i])\n    return x\n"
+                "@torch.no_grad()\ndef decode(model, z, n):\n    out = []\n    for i in range(0, z.shape[0], n):\n"
+                "        out.append(model.decode(z[i:i + n]))\n    audio = torch.cat(out).cpu()\n"
+                "    return [a.numpy() for a in audio]\n"),
+        # an evaluation that a flag turns on, every n-th step or at the last: `do_eval and (step % n == 0 or ...)`
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, args, total):\n    metrics = []\n"
+                "    for step, (x, y) in enumerate(loader):\n"
+                "        loss = torch.nn.functional.cross_entropy(model(x), y)\n        metrics.append(loss.detach())\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"
+                "        if args.do_eval and (step % args.eval_steps == 0 or step == total):\n"
+                "            print(torch.stack(metrics).mean().to('cpu'))\n            metrics = []\n"),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device

@@ -460,20 +460,75 @@ def module_calls(ctx: ModuleContext) -> list[tuple[ast.Call, str, ast.Call]]:
             spec = table.get(spec_name)
             if spec is None:
                 continue
-            resolved = with_literals(call, ctx)
-            given: dict[str, ast.expr] = dict(zip(spec["init"], resolved.args))
-            given.update({k.arg: k.value for k in resolved.keywords if k.arg})
-            keywords = []
-            for param, attr in spec["arguments"].items():
-                if attr in given:
-                    keywords.append(ast.keyword(arg=param, value=given[attr]))
-                elif attr in spec["defaults"]:
-                    keywords.append(ast.keyword(arg=param, value=ast.Constant(spec["defaults"][attr])))
-            keywords += [ast.keyword(arg=k, value=ast.Constant(v)) for k, v in spec["fixed"].items()]
-            functional = ast.Call(func=ast.Name(id="F", ctx=ast.Load()), args=[_module_input(torch, cls, call)],
-                                  keywords=keywords)
-            out.append((call, spec_name.removeprefix("torch."), ast.copy_location(functional, call)))
+            functional = _functional_of(ctx, spec, call, _module_input(torch, cls, call))
+            out.append((call, spec_name.removeprefix("torch."), functional))
     return out
+
+
+def _functional_of(ctx: ModuleContext, spec: dict, ctor: ast.Call, inp: ast.expr) -> ast.Call:
+    """The functional call a module built by ``ctor`` makes on ``inp``: the constructor's arguments
+    mapped to the op's parameters by the table's ``modules`` entry (defaults filled in)."""
+    resolved = with_literals(ctor, ctx)
+    given: dict[str, ast.expr] = dict(zip(spec["init"], resolved.args))
+    given.update({k.arg: k.value for k in resolved.keywords if k.arg})
+    keywords = []
+    for param, attr in spec["arguments"].items():
+        if attr in given:
+            keywords.append(ast.keyword(arg=param, value=given[attr]))
+        elif attr in spec["defaults"]:
+            keywords.append(ast.keyword(arg=param, value=ast.Constant(spec["defaults"][attr])))
+    keywords += [ast.keyword(arg=k, value=ast.Constant(v)) for k, v in spec["fixed"].items()]
+    functional = ast.Call(func=ast.Name(id="F", ctx=ast.Load()), args=[inp], keywords=keywords)
+    return ast.copy_location(functional, ctor)
+
+
+def local_module_calls(ctx: ModuleContext, seen: set[int]) -> list[tuple[ast.Call, str, ast.Call]]:
+    """``torch.nn`` modules bound to a local name by a statement of a function's own body
+    (``ctc = nn.CTCLoss(blank=0)`` in a step factory or a training function) and called by that
+    name in step code of the function or of a closure it defines (``loss = ctc(log_probs, ...)``):
+    (the constructor call, the module's name, the functional call the call makes). The same facts
+    as ``module_calls``, for modules that live outside an nn.Module class. A name bound more than
+    once in the function, or constructors already in ``seen``, are left out."""
+    torch = ctx.torch
+    table = op_table().get("modules", {})
+    out: list[tuple[ast.Call, str, ast.Call]] = []
+    for fn in ast.walk(ctx.tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        bound: dict[str, ast.Call] = {}
+        for stmt in fn.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, ast.Call) and id(stmt.value) not in seen:
+                spec_name = ctx.facts.aliases.resolve(stmt.value.func) or ""
+                if spec_name in table:
+                    bound[stmt.targets[0].id] = stmt.value
+        if not bound:
+            continue
+        stores: dict[str, int] = {}
+        uses: dict[str, list[ast.Call]] = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in bound:
+                stores[n.id] = stores.get(n.id, 0) + 1
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in bound and n.args \
+                    and torch.in_step(n) is not None:
+                uses.setdefault(n.func.id, []).append(n)
+        for name, ctor in bound.items():
+            if stores.get(name, 0) != 1 or name not in uses:
+                continue
+            spec_name = ctx.facts.aliases.resolve(ctor.func) or ""
+            inp = next((c.args[0] for c in uses[name] if torch.of(c.args[0]) & GRAD), uses[name][0].args[0])
+            out.append((ctor, spec_name.removeprefix("torch."), _functional_of(ctx, table[spec_name], ctor, inp)))
+    return out
+
+
+def _owns_trained_weight(spec: dict, ctor: ast.Call) -> bool:
+    """The module holds its weight as an ``nn.Parameter`` (its constructor takes ``_weight``, as
+    ``nn.Embedding`` and ``nn.EmbeddingBag`` do), which requires grad unless built frozen: the
+    functional then gets a weight that requires grad, also at inference under ``torch.no_grad()``
+    (the kernel follows the weight's ``requires_grad``, not the grad mode)."""
+    frozen = any(k.arg == "_freeze" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
+                 for k in ctor.keywords)
+    return "_weight" in spec.get("init", []) and not frozen
 
 
 class TorchOpWithoutLowering(ModuleRule):
@@ -559,6 +614,18 @@ class TorchOpWithoutLowering(ModuleRule):
                 "    for x, y in loader:\n        h = model(x)\n        with torch.set_grad_enabled(False):\n"
                 "            g = F.glu(h)\n        loss = (h * g).sum()\n        loss.backward()\n        opt.step()\n"
                 "        torch_xla.sync()\n"),
+        # a module bound to a local name that the function rebinds: which module the step calls is not known
+        Example("import torch.nn as nn\nimport torch_xla\ndef train(model, opt, loader, ctc_loss):\n"
+                "    crit = nn.CTCLoss(blank=0)\n    crit = ctc_loss or crit\n"
+                "    for x, t, il, tl in loader:\n        loss = crit(model(x), t, il, tl)\n        loss.backward()\n"
+                "        opt.step()\n        torch_xla.sync()\n"),
+        # an embedding bag built frozen (`_freeze=True`): its weight does not require grad, and the sum lowers
+        Example("import torch\nimport torch.nn as nn\nimport torch_xla\n\nclass Scorer(nn.Module):\n"
+                "    def __init__(self):\n        super().__init__()\n"
+                "        self.bag = nn.EmbeddingBag(100, 8, mode='sum', _freeze=True)\n\n"
+                "    def forward(self, ids):\n        return self.bag(ids).sum(-1)\n\n"
+                "@torch.no_grad()\ndef score(model, loader):\n    for ids in loader:\n        model(ids)\n"
+                "        torch_xla.sync()\n"),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\ndef sample(model, ids, steps):\n    for _ in range(steps):\n"
@@ -609,6 +676,32 @@ class TorchOpWithoutLowering(ModuleRule):
                             "2.9.0 (aten::glu_backward): in this training step the gradient runs on the CPU, with a "
                             "transfer each way"),
                 )),
+        # a loss module bound to a local name of the training function, not an nn.Module attribute
+        # (pytorch/xla#2844)
+        Example("import torch.nn as nn\nimport torch.nn.functional as F\nimport torch_xla\n"
+                "def train(model, opt, loader):\n    ctc = nn.CTCLoss(blank=0, zero_infinity=True)\n"
+                "    for x, targets, in_lens, tgt_lens in loader:\n"
+                "        log_probs = F.log_softmax(model(x), -1).transpose(0, 1)\n"
+                "        loss = ctc(log_probs, targets, in_lens, tgt_lens)\n        loss.backward()\n"
+                "        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (5, 11, "`nn.CTCLoss` runs `F.ctc_loss`, which has no XLA lowering in torch_xla 2.9.0 with these "
+                            "arguments (aten::_ctc_loss.Tensor): each forward in the step runs it on the CPU, with a "
+                            "transfer each way"),
+                )),
+        # the module's weight is a Parameter that requires grad, also at inference under no_grad (pytorch/xla#6951)
+        Example("import torch\nimport torch.nn as nn\nimport torch_xla\n\nclass Scorer(nn.Module):\n"
+                "    def __init__(self):\n        super().__init__()\n"
+                "        self.bag = nn.EmbeddingBag(100, 8, mode='sum')\n\n"
+                "    def forward(self, ids):\n        return self.bag(ids).sum(-1)\n\n"
+                "@torch.no_grad()\ndef score(model, loader):\n    for ids in loader:\n        model(ids)\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (8, 20, "`nn.EmbeddingBag` runs `F.embedding_bag`, which has no XLA lowering in torch_xla 2.9.0 "
+                            "with these arguments (aten::_embedding_bag; with an input that requires grad, as a "
+                            "trained weight does (also under torch.no_grad()): it lowers only when no input requires "
+                            "grad): each forward in the step runs it on the CPU, with a transfer each way"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -646,11 +739,15 @@ class TorchOpWithoutLowering(ModuleRule):
                 ctx.report(self, call, f"`{shown}`'s weight computation has a backward torch_xla {version} does not "
                                        f"lower ({', '.join(row.get('aten', []))}): in this file's training step it "
                                        "runs on the CPU, with a transfer each way")
-        for ctor, module, functional in module_calls(ctx):
-            op = op_table()["modules"][f"torch.{module}"]["function"]
+        in_classes = module_calls(ctx)
+        local = local_module_calls(ctx, {id(c) for c, _, _ in in_classes})
+        for ctor, module, functional in in_classes + local:
+            spec = op_table()["modules"][f"torch.{module}"]
+            op = spec["function"]
             shown = op.replace("torch.nn.functional.", "F.")
-            # a module's weights are parameters: in a training file's step they require grad
-            verdict = fallback_verdict(op, functional, torch, grad=torch.trains)
+            # a module's weights are parameters: in a training file's step they require grad, and a
+            # module that owns its weight as a Parameter hands the op a weight that requires grad anyway
+            verdict = fallback_verdict(op, functional, torch, grad=torch.trains or _owns_trained_weight(spec, ctor))
             if verdict is not None:
                 given = "" if always_falls_back(op.rsplit(".", 1)[-1]) else " with these arguments"
                 ctx.report(self, ctor, f"`{module}` runs `{shown}`, which has no XLA lowering in torch_xla {version}"
