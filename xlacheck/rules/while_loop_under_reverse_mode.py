@@ -183,14 +183,14 @@ def _differentiated(node: ast.Call, transform: str | None, fn: _Def) -> frozense
     if transform == "jax.vjp":
         return every
     argnums = next((k.value for k in node.keywords if k.arg == "argnums"), None)
-    if argnums is None:
-        positions = [0]
-    elif isinstance(argnums, ast.Constant) and type(argnums.value) is int:
-        positions = [argnums.value]
-    elif isinstance(argnums, (ast.Tuple, ast.List)) and all(
-            isinstance(e, ast.Constant) and type(e.value) is int for e in argnums.elts):
-        positions = [e.value for e in argnums.elts if isinstance(e, ast.Constant)]
-    else:
+    literals = [argnums] if isinstance(argnums, ast.Constant) else argnums.elts if isinstance(
+        argnums, (ast.Tuple, ast.List)) else None
+    positions: list[int] = [0] if argnums is None else []
+    for e in literals or ():
+        if not (isinstance(e, ast.Constant) and type(e.value) is int):
+            return every
+        positions.append(e.value)
+    if argnums is not None and not positions:
         return every
     out = {params[i] for i in positions if 0 <= i < len(params)}
     if fn.args.vararg is not None and any(i >= len(params) for i in positions):
