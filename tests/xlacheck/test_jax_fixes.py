@@ -1271,6 +1271,16 @@ def test_a_segment_count_with_no_partner_or_a_partner_rebound_after_it_is_not_re
     assert segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)") is None
 
 
+def test_a_segment_count_read_from_an_elementwise_operand_says_it_may_be_a_scalar():
+    # the nearest operand is read: `scale` here, which may be a Python float with no leading size
+    body = ("def pool(nodes, messages, receivers, scale):\n"
+            "    return nodes + scale * jax.ops.segment_sum(messages, receivers)\n")
+    fix = segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)")
+    assert fix is not None and fix.applicability is Applicability.UNSAFE
+    assert "num_segments=scale.shape[0]" in apply_edits(HEADER + body, fix.edits)
+    assert "a scalar operand" in fix.message
+
+
 def test_a_segment_count_is_not_read_from_a_consumer_that_only_one_branch_runs():
     # `if concat: return jnp.concatenate(...)`: on the other path the original returns max(ids) + 1 rows,
     # which need not be the nodes' count, so num_segments=nodes.shape[0] would change that output

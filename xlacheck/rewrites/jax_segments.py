@@ -22,7 +22,8 @@ count the result is the same array, values and gradients.
 
 UNSAFE for what the code does not show: ``axis=-1`` is axis 0 for 1-D data (no constraint on the
 count there); an elementwise partner of leading size 1 broadcasts (the original's count may be
-larger).
+larger), and one that is a scalar (``nodes + scale * segment_sum(...)`` reads ``scale``, the
+nearest operand) has no leading size, so the fixed call raises.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ _SEGMENTS = frozenset({"jax.ops.segment_sum", "jax.ops.segment_max", "jax.ops.se
 _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod)
 LAST_AXIS = "`axis=-1` is read as an axis after the first: for 1-D data it is axis 0 and the sizes need not agree"
 BROADCAST = ("the array it is combined with is taken to have the result's leading size: one of leading size 1 "
-             "broadcasts in the original")
+             "broadcasts in the original, and a scalar operand (`scale * segment_sum(...)`) has no leading size")
 
 
 def _partner(src: Source, node: ast.expr, depth: int = 0) -> tuple[ast.expr, str | None] | None:
