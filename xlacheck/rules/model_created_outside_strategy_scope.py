@@ -30,7 +30,9 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
     class of this file) and optimizers created outside `with strategy.scope():`, in a function
     (or the module) that itself creates the strategy or enters its scope. A call of a function
     of this file that creates a model counts as a creation, unless that function is only
-    called inside a scope.
+    called inside a scope. Not flagged: a creation in one branch of an `if` whose other branch
+    holds every strategy the function creates and every scope it enters (`if multi_gpu:
+    strategy = MirroredStrategy() ... else: optimizer = Adam()`): that path has no strategy.
 
     ## Why is this bad?
     Variables belong to the strategy that was active when they were created. A model built

@@ -52,7 +52,9 @@ class VariableCreatedInCompiledStep(ModuleRule):
     a function handed to `strategy.run`), and Keras layers created inside a `tf.function`; also an
     object of a class of this file whose `__init__` creates one of these (not a layer) unguarded,
     constructed there; unless the creation is guarded as a singleton (`if self.v is None:`,
-    `if not hasattr(self, "v"):`) or wrapped in `tf.init_scope()`.
+    `if not hasattr(self, "v"):`, or a method every `self.method()` call of which sits under such a
+    guard), sits in the branch that fills an argument the caller left out (`if w is None:`, or the
+    `else` of `if w:`, with `w=None` the default), or is wrapped in `tf.init_scope()`.
 
     ## Why is this bad?
     `tf.function` allows variables to be created only on the first trace, and it traces twice
