@@ -394,9 +394,10 @@ def array_evidence(node: ast.AST, resolve: Callable[[ast.expr], str | None] | No
         elif t is ast.Attribute:
             if n.attr in _ARRAY_ONLY_ATTRS and type(n.value) is ast.Name:  # type: ignore[attr-defined]
                 used.add(n.value.id)  # type: ignore[attr-defined]
-            elif members is not None and type(n.value) is ast.Name and not n.attr.startswith("_") \
-                    and n.attr not in members:  # type: ignore[attr-defined]
-                objects.add(n.value.id)  # type: ignore[attr-defined]
+            elif members is not None and type(n.value) is ast.Name:  # type: ignore[attr-defined]
+                attr: str = n.attr  # type: ignore[attr-defined]
+                if not attr.startswith("_") and attr not in members:
+                    objects.add(n.value.id)  # type: ignore[attr-defined]
         elif t is ast.Subscript:
             if type(n.value) is ast.Name and _array_index(n.slice):  # type: ignore[attr-defined]
                 used.add(n.value.id)  # type: ignore[attr-defined]
