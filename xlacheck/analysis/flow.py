@@ -28,6 +28,7 @@ from xlacheck.analysis.values import (
     RANDOM,
     SHAPE,
     TENSOR,
+    TENSOR_MEMBER_NAMES,
     ValueEnv,
     array_evidence,
     is_tensor,
@@ -668,7 +669,8 @@ def walk_function(
     for name in _annotated_with(info.node, facts.enum_classes):
         if name in env and not (passed and name in passed):
             env[name] = PYTHON  # `mode: Mode`, an Enum of this file: a member, a Python value
-    arrays = array_evidence(info.node, aliases.resolve)
+    arrays = array_evidence(info.node, aliases.resolve,
+                            None if "torch" in aliases.frameworks else TENSOR_MEMBER_NAMES)
     for name in arrays:
         if name in env:
             env[name] = without_opaque(env[name])

@@ -265,10 +265,18 @@ def _none_default_params(func: ast.AST) -> frozenset[str]:
 
 
 def _fills_left_out_argument(test: ast.expr, params: frozenset[str]) -> ast.cmpop | None:
-    """``p is None`` / ``p is not None`` on a parameter ``p`` that defaults to None: the op, else None."""
+    """``p is None`` / ``p is not None`` on a parameter ``p`` that defaults to None: the op, else None.
+    ``if p:`` counts as ``p is not None`` and ``if not p:`` as ``p is None``: None is false, so the
+    branch that fills ``p`` is again the one a call that leaves it out takes (or one that passes an
+    empty or false value: the caller's choice as well, which this function cannot see)."""
     if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot))
             and isinstance(test.left, ast.Name) and test.left.id in params and is_none(test.comparators[0])):
         return test.ops[0]
+    if isinstance(test, ast.Name) and test.id in params:
+        return ast.IsNot()
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name) \
+            and test.operand.id in params:
+        return ast.Is()
     return None
 
 
@@ -325,3 +333,11 @@ def under_creation_guard(node: ast.AST, func: ast.AST) -> bool:
         if op is not None and inside(n.body if isinstance(op, ast.Is) else n.orelse):
             return True
     return False
+
+
+def called_only_under_creation_guard(sites: list[tuple[ast.Call, ast.AST | None]]) -> bool:
+    """Every call of a method (``sites``: each ``self.method(...)`` of its class with the function it
+    is in) sits under a singleton guard of its caller (:func:`under_creation_guard`): ``if
+    self._clipping_loss is None: self._make_clipping_loss()`` (tensorflow/privacy's DP Keras model):
+    what the method builds is built on the first call (or trace) only."""
+    return bool(sites) and all(caller is not None and under_creation_guard(call, caller) for call, caller in sites)

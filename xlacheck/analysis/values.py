@@ -367,15 +367,21 @@ def _jax_array_first_arg(name: str | None) -> bool:
     return fact.called_with[0] in _JAX_ARRAY_PARAMS and fact.called_with[0] not in fact.const_args
 
 
-def array_evidence(node: ast.AST, resolve: Callable[[ast.expr], str | None] | None = None) -> frozenset[str]:
+def array_evidence(node: ast.AST, resolve: Callable[[ast.expr], str | None] | None = None,
+                   members: frozenset[str] | None = None) -> frozenset[str]:
     """Names of ``node`` (a function) that its own body uses as one array (:data:`_ARRAY_ONLY_ATTRS`,
     a tuple index with a slice, ``@``, ``-``, ``/``, ``**``, unary ``-``/``~``, the first argument of
     a ``jax.numpy`` array function: :func:`_jax_array_first_arg`) and binds so that
     every use sees the same value: a parameter never rebound, or a local bound once. Such a name
     holds a tensor, not a structure of tensors (the runtime, tools/measure_value_model.py: the
-    parameters and layer outputs the model left "tensor or structure" held a symbolic tensor)."""
+    parameters and layer outputs the model left "tensor or structure" held a symbolic tensor).
+    ``members``: every public member name of a measured kind of tensor (:func:`api_table.
+    tensor_member_names`, files without torch); a name whose body also reads a public member
+    outside it (``prob.is_fused`` beside ``prob.ndim``: ott's problem objects have an ``ndim`` too)
+    is an object with array-like members, not an array, whatever else it is used as."""
     used: set[str] = set()
     stores: dict[str, int] = {}
+    objects: set[str] = set()
     todo: list[ast.AST] = [node.body] if isinstance(node, ast.Lambda) else list(getattr(node, "body", []))
     while todo:
         n = todo.pop()
@@ -388,6 +394,10 @@ def array_evidence(node: ast.AST, resolve: Callable[[ast.expr], str | None] | No
         elif t is ast.Attribute:
             if n.attr in _ARRAY_ONLY_ATTRS and type(n.value) is ast.Name:  # type: ignore[attr-defined]
                 used.add(n.value.id)  # type: ignore[attr-defined]
+            elif members is not None and type(n.value) is ast.Name:  # type: ignore[attr-defined]
+                attr: str = n.attr  # type: ignore[attr-defined]
+                if not attr.startswith("_") and attr not in members:
+                    objects.add(n.value.id)  # type: ignore[attr-defined]
         elif t is ast.Subscript:
             if type(n.value) is ast.Name and _array_index(n.slice):  # type: ignore[attr-defined]
                 used.add(n.value.id)  # type: ignore[attr-defined]
@@ -412,7 +422,7 @@ def array_evidence(node: ast.AST, resolve: Callable[[ast.expr], str | None] | No
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
         a = node.args
         params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
-    return frozenset(name for name in used if stores.get(name, 0) == (0 if name in params else 1))
+    return frozenset(name for name in used - objects if stores.get(name, 0) == (0 if name in params else 1))
 
 
 def _calls_a_layer(func: ast.expr) -> bool:
@@ -662,6 +672,12 @@ class ValueEnv:
             k = 0
             for pk in parts:
                 k |= pk
+            unknown = [pk for pk in parts if pk & TENSOR and not pk & PYLIST]
+            if unknown and all(is_unknown_result(pk) for pk in unknown):
+                # `prob.fused_penalty == fused_penalty`: Python defines `==` and `<` on numbers, tuples
+                # and objects as well as arrays, so a comparison of values of unknown kind (what a
+                # function of another module returns, and its members) is of unknown kind too
+                return TENSOR | OPAQUE | BOOL
             k = _operands(_combine(k & ~PYLIST), *parts)
             return k | BOOL if k & TENSOR else k
         if t is ast.BoolOp:
@@ -872,7 +888,7 @@ class ValueEnv:
         called with it is another object, a NumPy ``Generator`` or a config. Not decided in files
         that import torch (torch tensors are not in the table) nor for private or dunder names."""
         return not attr.startswith("_") and "torch" not in self.aliases.frameworks and \
-            attr not in _TENSOR_MEMBER_NAMES
+            attr not in TENSOR_MEMBER_NAMES
 
     def _enum_member(self, e: ast.expr) -> bool:
         """``Mode.TRAIN``, ``utils.BCType.NEUMANN``: a member of a plain Enum class (:attr:`plain_enums`),
@@ -1091,7 +1107,7 @@ _VARIABLE_LIST_ATTRS = frozenset({"trainable_weights", "trainable_variables", "n
 # every kind of tensor that has them (tools/generate_tensor_members_table.py measured them).
 _TENSOR_PYTHON_ATTRS, _TENSOR_PYTHON_METHODS = api_table.tensor_python_members()
 # Every member name of a measured kind of tensor: a method outside it means another receiver.
-_TENSOR_MEMBER_NAMES = api_table.tensor_member_names()
+TENSOR_MEMBER_NAMES = api_table.tensor_member_names()
 
 # Frameworks whose calls build either arrays (the API tables say which) or Python objects.
 _FRAMEWORK_OBJECT_HEADS = ("jax.", "tf.", "keras.")

@@ -36,7 +36,8 @@ class JitCarryStartsAsNone(ModuleRule):
     `state = out`; the step called by name, as a local `jax.jit(...)` or as `self._step` bound
     jitted, or through a forwarder of this file whose body is `return step(...)` of its own
     parameters; its arguments also through a `**dict`), when the jitted function
-    evidently returns a value there (its `return` does not put `None` in that place); and a
+    evidently returns a value there (its `return` does not put `None` in that place), unless an
+    `if state is None: state = <value>` inside the loop, before the call, fills it first; and a
     field of a state class of this file (a `NamedTuple` or dataclass) that is built `None` where
     the state is created and rebuilt with a value by a jitted function of this file that reads
     the state (an optimizer's `aux=None` in `init_state`, `aux=aux` in `update`). That `None`
@@ -89,6 +90,25 @@ class JitCarryStartsAsNone(ModuleRule):
                 "    for x in xs:\n"
                 "        h = run_step(x, h)\n"
                 "    return h\n"),
+        # learned_optimization population/examples/synthetic/train.py (judged false, batch 19): filled
+        # before the call on every iteration, so the jitted step never sees None
+        Example(
+                "import jax\n"
+                "import jax.numpy as jnp\n"
+                "@jax.jit\n"
+                "def update(p, m):\n"
+                "    return p * m\n"
+                "def train(get, steps):\n"
+                "    params = None\n"
+                "    for _ in range(steps):\n"
+                "        new = get(params)\n"
+                "        if new:\n"
+                "            params = new\n"
+                "        if params is None:\n"
+                "            params = jnp.zeros(3)\n"
+                "        for _ in range(5):\n"
+                "            params = update(params, 1.0)\n"
+                "    return params\n"),
     )
     INVALID = (
         Example("import jax\n@jax.jit\ndef step(x, h):\n    h = x if h is None else x + h\n    return h * 2, h\n"
@@ -168,7 +188,7 @@ class JitCarryStartsAsNone(ModuleRule):
                 if any(r is None or _maybe_none(index, node, r, param) for r in returned):
                     continue
                 initial = bound_before_loop(index, call, carried)
-                if initial is None or not is_none(initial):
+                if initial is None or not is_none(initial) or _filled_before(index, call, carried):
                     continue
                 line = returned[0].lineno if returned[0] is not None else node.lineno
                 ctx.report(self, initial, f"`{carried}` is None on the first call of jitted `{jitted_name}` and "
@@ -218,6 +238,41 @@ def _maybe_none(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef
     if not values:
         return e.id == carried
     return any(_maybe_none(index, func, v, carried, depth + 1) for v in values)
+
+
+def _filled_before(index: ModuleIndex, call: ast.Call, name: str) -> bool:
+    """Inside the loops around ``call``, a statement before it (in a block that holds it) is ``if
+    name is None: name = <a value>``: after that ``if`` the name is not None on any path, so the
+    jitted function never sees the None it started as (learned_optimization's synthetic
+    population ``train.py``: ``if params is None: params = (0.,)`` before ``update(params, ...)``)."""
+    loops = index.loops_around(call)
+    if not loops:
+        return False
+    outer = loops[-1]
+    child: ast.AST = call
+    for anc in index.ancestors(call):
+        for field in ("body", "orelse"):
+            block = getattr(anc, field, None)
+            if isinstance(block, list) and any(child is stmt for stmt in block):
+                earlier = block[:next(i for i, stmt in enumerate(block) if stmt is child)]
+                if any(_fills_none(stmt, name) for stmt in earlier):
+                    return True
+        if anc is outer:
+            return False
+        child = anc
+    return False
+
+
+def _fills_none(stmt: ast.stmt, name: str) -> bool:
+    """``if name is None: name = v`` (no ``else``) with ``v`` a value that is not None."""
+    if not (isinstance(stmt, ast.If) and not stmt.orelse and isinstance(stmt.test, ast.Compare)
+            and len(stmt.test.ops) == 1 and isinstance(stmt.test.ops[0], ast.Is)
+            and isinstance(stmt.test.left, ast.Name) and stmt.test.left.id == name
+            and is_none(stmt.test.comparators[0])):
+        return False
+    last = stmt.body[-1]
+    return isinstance(last, ast.Assign) and len(last.targets) == 1 and isinstance(last.targets[0], ast.Name) \
+        and last.targets[0].id == name and not is_none(last.value) and not isinstance(last.value, ast.Name)
 
 
 def _valued(index: ModuleIndex, site: ast.AST, e: ast.expr) -> bool:

@@ -30,7 +30,9 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
     class of this file) and optimizers created outside `with strategy.scope():`, in a function
     (or the module) that itself creates the strategy or enters its scope. A call of a function
     of this file that creates a model counts as a creation, unless that function is only
-    called inside a scope.
+    called inside a scope. Not flagged: a creation in one branch of an `if` whose other branch
+    holds every strategy the function creates and every scope it enters (`if multi_gpu:
+    strategy = MirroredStrategy() ... else: optimizer = Adam()`): that path has no strategy.
 
     ## Why is this bad?
     Variables belong to the strategy that was active when they were created. A model built
@@ -79,6 +81,25 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
                 "augmenter = tf.keras.Sequential([tf.keras.layers.RandomFlip('horizontal')])\n"
                 "train_ds = train_ds.map(lambda x, y: (augmenter(x), y))\n"
                 "with strategy.scope():\n    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"),
+        # NVIDIA DeepLearningExamples UNet3P train.py (judged false, batch 10): the optimizer of the branch
+        # without a strategy belongs to the default strategy, the one that path trains with
+        Example("""
+            import tensorflow as tf
+
+
+            def main(multi_gpu, build):
+                strategy = None
+                if multi_gpu:
+                    strategy = tf.distribute.MirroredStrategy()
+                    with strategy.scope():
+                        optimizer = tf.keras.optimizers.Adam(1e-3)
+                        model = build()
+                else:
+                    optimizer = tf.keras.optimizers.Adam(1e-3)
+                    model = build()
+                model.compile(optimizer=optimizer, loss="mse")
+                return model
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\nfrom transformers import TFAutoModelForMaskedLM\n"
@@ -107,6 +128,25 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
                             'training under the strategy fails or is not replicated; create it inside `with '
                             'strategy.scope():`'),
                 )),
+        # the strategy exists on both paths: the branch without a scope still creates its variables outside it
+        Example("""
+            import tensorflow as tf
+
+
+            def main(multi_gpu):
+                strategy = tf.distribute.MirroredStrategy()
+                if multi_gpu:
+                    with strategy.scope():
+                        optimizer = tf.keras.optimizers.Adam(1e-3)
+                else:
+                    optimizer = tf.keras.optimizers.Adam(1e-3)
+                return optimizer
+        """, expected=(
+            (10, 21, '`tf.keras.optimizers.Adam` created outside strategy.scope() in code that sets up a '
+                     "distribution strategy: its variables are not created on the strategy's devices, so "
+                     'training under the strategy fails or is not replicated; create it inside `with '
+                     'strategy.scope():`'),
+        )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -130,6 +170,8 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
                 continue
             if _only_mapped_over_data(index, call):
                 continue  # a preprocessing model of the input pipeline: it runs on the host, not under the strategy
+            if _strategy_only_in_other_branch(index, call):
+                continue
             ctx.report(self, call, f"{what} created outside strategy.scope() in code that sets up a distribution "
                                    "strategy: its variables are not created on the strategy's devices, so training "
                                    "under the strategy fails or is not replicated; create it inside "
@@ -165,6 +207,41 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
     def _factory_calls(index: ModuleIndex, factories: set[str]) -> list[tuple[ast.Call, str]]:
         return [(call, call.func.id) for call, _ in index.calls
                 if isinstance(call.func, ast.Name) and call.func.id in factories]
+
+
+def _branch_of(index: ModuleIndex, node: ast.AST, if_node: ast.If) -> str | None:
+    """Which part of ``if_node`` holds ``node``: ``"body"``, ``"orelse"``, or None (its test, or
+    outside it)."""
+    child: ast.AST = node
+    for anc in index.ancestors(node):
+        if anc is if_node:
+            if any(child is stmt for stmt in if_node.body):
+                return "body"
+            if any(child is stmt for stmt in if_node.orelse):
+                return "orelse"
+            return None
+        child = anc
+    return None
+
+
+def _strategy_only_in_other_branch(index: ModuleIndex, call: ast.Call) -> bool:
+    """Every strategy its function (or the module) creates, and every ``with ....scope():`` it enters,
+    is in the other branch of an ``if`` that holds ``call``: the branches of an ``if`` are exclusive,
+    so on the path that creates this model no strategy of this code exists (NVIDIA's UNet3P
+    ``train.py``: ``strategy = None; if cfg.USE_MULTI_GPUS.VALUE: strategy = MirroredStrategy() ...
+    with strategy.scope(): optimizer = Adam() ... else: optimizer = Adam()``), and variables created
+    there belong to the default strategy, which is the one this path trains with."""
+    scope = index.function_of(call) or index.tree
+    uses: list[ast.AST] = [c for c in index.strategy_calls if (index.function_of(c) or index.tree) is scope]
+    uses += [n for n in ast.walk(scope) if _is_scope_with(n) and (index.function_of(n) or index.tree) is scope]
+    ifs = [a for a in index.ancestors(call) if isinstance(a, ast.If)]
+    if not uses or not ifs:
+        return False
+    for use in uses:
+        if not any((here := _branch_of(index, call, i)) is not None
+                   and _branch_of(index, use, i) not in (None, here) for i in ifs):
+            return False
+    return True
 
 
 def _only_mapped_over_data(index: ModuleIndex, call: ast.Call) -> bool:

@@ -87,6 +87,37 @@ class TensorAssertStatement(Rule):
                     assert FLAGS.model_dir.startswith('gs://'), 'model_dir must be a GCS path'
                 return contrib_tpu.TPUEstimator(model_fn=model_fn)
         """),
+        # ott-jax/ott tests (judged false, batch 17): an object a function of another module builds inside
+        # the jitted function; it has an `ndim`, but `is_fused` is no member of any tensor, so it is no
+        # array, and what it holds is of unknown kind (a Python bool, a float it was given)
+        Example("""
+            import jax
+            from mylib import problems
+
+
+            def solve(y, sizes, penalty):
+                def run(y):
+                    prob = problems.BarycenterProblem(y=y, sizes=sizes, penalty=penalty)
+                    assert prob.is_fused
+                    assert prob.penalty == penalty
+                    assert prob.ndim == 2
+                    return prob.solve()
+                return jax.jit(run)(y)
+        """),
+        # google/learned_optimization (judged false, batch 19): a helper of another module compared with a
+        # static argument; `first_dim` returns `leaves[0].shape[0]`, a Python int while tracing
+        Example("""
+            import functools
+            import jax
+            import jax.numpy as jnp
+            from mylib import tree_utils
+
+
+            @functools.partial(jax.jit, static_argnums=(1,))
+            def unroll(datas, length):
+                assert tree_utils.first_dim(datas) == length, "one step per datum"
+                return jnp.sum(datas)
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
@@ -110,6 +141,23 @@ class TensorAssertStatement(Rule):
                            'fails with TracerBoolConversionError; use jax.experimental.checkify.check, or check '
                            'outside the jitted function'),
                 )),
+        # the same comparison with a proven array on one side is an array
+        Example("""
+            import functools
+            import jax
+            import jax.numpy as jnp
+            from mylib import tree_utils
+
+
+            @functools.partial(jax.jit, static_argnums=(1,))
+            def unroll(datas, length):
+                assert jnp.sum(datas) == tree_utils.first_dim(datas), "one step per datum"
+                return jnp.sum(datas)
+        """, expected=(
+            (9, 5, '`assert` on a traced array under jax.jit: Python asks for its truth while tracing, which '
+                    'fails with TracerBoolConversionError; use jax.experimental.checkify.check, or check '
+                    'outside the jitted function'),
+        )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -6,7 +6,7 @@ import ast
 
 from xlacheck.analysis.contexts import TRANSFORMERS_OPTIMIZERS, Certainty
 from xlacheck.analysis.module_index import ModuleIndex
-from xlacheck.analysis.objects import under_creation_guard, variable_constructor
+from xlacheck.analysis.objects import called_only_under_creation_guard, under_creation_guard, variable_constructor
 from xlacheck.analysis.tables import TF_VARIABLES, VARIABLE_OWNERS
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -26,9 +26,19 @@ def _stateful(name: str, prefix: str) -> bool:
 _STATE_METHODS = frozenset({"__init__", "build"})
 
 
-def _guarded(index: ModuleIndex, node: ast.AST, func: ast.AST) -> bool:
-    """Built once (a singleton guard), or outside the trace (``tf.init_scope()``, ``executing_eagerly()``)."""
-    return under_creation_guard(node, func) or index.eager_only(node)
+def _guarded(index: ModuleIndex, node: ast.AST, func: ast.AST, method: bool) -> bool:
+    """Built once (a singleton guard, in ``func`` or around every ``self.func(...)`` call of a method),
+    or outside the trace (``tf.init_scope()``, ``executing_eagerly()``)."""
+    if under_creation_guard(node, func) or index.eager_only(node):
+        return True
+    name = getattr(func, "name", None)
+    if not method or name is None:
+        return False
+    sites: list[tuple[ast.Call, ast.AST | None]] = [
+        (c, index.function_of(c)) for c, _ in index.calls
+        if isinstance(c.func, ast.Attribute) and c.func.attr == name
+        and isinstance(c.func.value, ast.Name) and c.func.value.id == "self"]
+    return called_only_under_creation_guard(sites)
 
 
 class VariableCreatedInCompiledStep(ModuleRule):
@@ -42,7 +52,9 @@ class VariableCreatedInCompiledStep(ModuleRule):
     a function handed to `strategy.run`), and Keras layers created inside a `tf.function`; also an
     object of a class of this file whose `__init__` creates one of these (not a layer) unguarded,
     constructed there; unless the creation is guarded as a singleton (`if self.v is None:`,
-    `if not hasattr(self, "v"):`) or wrapped in `tf.init_scope()`.
+    `if not hasattr(self, "v"):`, or a method every `self.method()` call of which sits under such a
+    guard), sits in the branch that fills an argument the caller left out (`if w is None:`, or the
+    `else` of `if w:`, with `w=None` the default), or is wrapped in `tf.init_scope()`.
 
     ## Why is this bad?
     `tf.function` allows variables to be created only on the first trace, and it traces twice
@@ -107,6 +119,44 @@ class VariableCreatedInCompiledStep(ModuleRule):
                 if _state[0] is None:
                     _state[0] = tf.Variable(tf.zeros_like(x))
                 return _state[0].assign_add(x)
+        """),
+        # tensorflow/privacy dp_keras_model.py (judged false, batch 11): the method that creates the metric
+        # runs only under `if self._clipping_loss is None:`, on the first trace
+        Example("""
+            import tensorflow as tf
+
+
+            class DPModel(tf.keras.Model):
+                def __init__(self):
+                    super().__init__()
+                    self._clipping_loss = None
+
+                def _make_clipping_loss(self):
+                    self._clipping_loss = tf.keras.metrics.Mean(name="privatized_loss")
+
+                def train_step(self, data):
+                    if self._clipping_loss is None:
+                        self._make_clipping_loss()
+                    self._clipping_loss.update_state(data)
+                    return {}
+        """),
+        # neural-structured-learning carls sparse_features.py (judged false, batch 17): the variables are
+        # created only when the caller leaves `variables` out; the compiled caller passes them
+        Example("""
+            import tensorflow as tf
+
+
+            def embed(keys, dim, variables=None):
+                if variables:
+                    kernel = variables.kernel
+                else:
+                    kernel = tf.Variable(tf.random.normal([dim]))
+                return keys * kernel
+
+
+            @tf.function(jit_compile=True)
+            def step(keys, bag):
+                return embed(keys, 4, variables=bag)
         """),
     )
     INVALID = (
@@ -189,6 +239,30 @@ class VariableCreatedInCompiledStep(ModuleRule):
                             'fails (ValueError) or resets every step; create it once outside the step (in '
                             '__init__/build) and update it with assign()'),
                 )),
+        # the same method called without the guard: a new metric on every trace
+        Example("""
+            import tensorflow as tf
+
+
+            class Model(tf.keras.Model):
+                def __init__(self):
+                    super().__init__()
+                    self._tracker = None
+
+                def _make_tracker(self):
+                    self._tracker = tf.keras.metrics.Mean(name="loss")
+
+                def train_step(self, data):
+                    self._make_tracker()
+                    self._tracker.update_state(data)
+                    return {}
+        """,
+                expected=(
+                    (10, 25, 'metric Mean created inside compiled code (called from train_step()): tf.function only '
+                             'supports singleton tf.Variables created on the first call, so this fails (ValueError) '
+                             'or resets every step; create it once outside the step (in __init__/build) and update '
+                             'it with assign()'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -210,7 +284,7 @@ class VariableCreatedInCompiledStep(ModuleRule):
                 continue
             if what.startswith("layer") and not info.tf_function_entry:
                 continue  # layers built inside a Keras call()/helpers are tracked by Keras itself
-            if _guarded(index, node, info.node):
+            if _guarded(index, node, info.node, info.cls is not None):
                 continue
             ctx.report(self, node,
                        f"{what} created inside compiled code ({info.why}): tf.function only supports singleton "
@@ -250,7 +324,7 @@ def _state_owning_classes(ctx: ModuleContext) -> dict[str, tuple[str, int]]:
             if isinstance(sub, ast.Call):
                 name = index.aliases.resolve(sub.func)
                 what = _creates(name) if name is not None else None
-                if what is not None and not what.startswith("layer") and not _guarded(index, sub, init):
+                if what is not None and not what.startswith("layer") and not _guarded(index, sub, init, False):
                     found[cls.name] = (what, sub.lineno)
                     break
     for cls in classes.values():  # a subclass without its own __init__ runs its base's
