@@ -1240,7 +1240,10 @@ def test_a_segment_count_from_the_array_the_result_joins_compiles_and_matches_th
     original, compiled = load(f"orig_{name}", source, tmp_path), jax.jit(load(f"fixed_{name}", fixed, tmp_path))
 
     @settings(max_examples=30, deadline=None)
-    @given(st.lists(VALUES, min_size=10, max_size=10), st.lists(st.integers(-1, 4), min_size=5, max_size=5))
+    # one id is 3, the nodes' last row: the original then has the nodes' 4 segments and returns (ids drawn
+    # from -1..4 left it 4 rows about a quarter of the time, and Hypothesis failed its filter health check)
+    @given(st.lists(VALUES, min_size=10, max_size=10),
+           st.lists(st.integers(-1, 3), min_size=4, max_size=4).flatmap(lambda ids: st.permutations([*ids, 3])))
     def check(values, ids):
         nodes = jnp.asarray(values[:8], dtype=jnp.float32).reshape(4, 2)
         messages = jnp.asarray(values[:10], dtype=jnp.float32).reshape(5, 2)
