@@ -134,6 +134,15 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
         f, s = plain(c), np.float32(1.0)
         return [lambda: f(x3, 1.0), lambda: f(x3, s)]
 
+    # a gradient with respect to a weakly typed input is weakly typed (a jitted Adam-style step fed
+    # a Python-float leaf returns a weak gradient for it; the leaf turns strong only through a strong operand)
+    @probe("weak.python_float_then_jitted_grad", "s = 0.0; f(x, s)",
+           "s = jax.jit(jax.grad(h))(s)  # h(v) = jnp.sum(x) * jnp.exp(v); f(x, s)")
+    def _(c):
+        f = plain(c)
+        s = jax.jit(jax.grad(lambda v: jnp.sum(x3) * jnp.exp(v)))(0.0)  # xlacheck: ignore[XLA404] - one setup value
+        return [lambda: f(x3, 0.0), lambda: f(x3, s)]
+
     @probe("weak.python_float_then_jitted_result", "s = 1.0; f(x, s)", "s = g(s)  # jitted s * 0.5; f(x, s)")
     def _(c):
         f = plain(c)
@@ -207,6 +216,14 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
         f = tree_fn(c)
         return [lambda: f({"a": x3, "lr": 0.1}), lambda: f({"a": x3, "lr": 0.2})]
 
+    # a Python-float leaf that a jitted update rebuilds with a strong operand (tree_map(lambda p, m: p - lr * m))
+    @probe("pytree.python_float_leaf_then_strong_update", "f({'a': x, 's': 0.0})",
+           "f({'a': x, 's': g(0.0, jnp.float32(1.0))})  # g jitted: p - 0.01 * m")
+    def _(c):
+        f = tree_fn(c)
+        s = jax.jit(lambda p, m: p - 0.01 * m)(0.0, jnp.float32(1.0))  # xlacheck: ignore[XLA404] - one setup value
+        return [lambda: f({"a": x3, "s": 0.0}), lambda: f({"a": x3, "s": s})]
+
     # --- static arguments ----------------------------------------------------------------------
     def static_fn(c: Callable[[], None], **kw: Any) -> Any:
         def f(x: Any, n: Any) -> Any:
@@ -233,6 +250,22 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
             lambda: jnp.array([1, 2]), lambda: jnp.array([1, 2]))
     statics("static.numpy_array", "f(x, np.array([1, 2]))", "f(x, np.array([1, 2]))",
             lambda: np.array([1, 2]), lambda: np.array([1, 2]))
+
+    class Transform(NamedTuple):
+        init: Any
+        update: Any
+
+    def momentum(lr: float) -> Transform:
+        def init(p: Any) -> Any:
+            return p * 0
+
+        def update(g: Any) -> Any:
+            return -lr * g
+        return Transform(init, update)
+
+    # an optax-style NamedTuple of closures a factory makes per call: equal-looking, unequal keys
+    statics("static.namedtuple_of_new_closures", "f(x, momentum(0.1))  # NamedTuple of closures",
+            "f(x, momentum(0.1))", lambda: momentum(0.1), lambda: momentum(0.1))
 
     # --- a traced argument hashed by the body (XLA118): the trace itself raises ---------------------
     scales = {0: 1.0, 1: 0.5}
