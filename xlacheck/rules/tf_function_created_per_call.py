@@ -48,7 +48,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
     Flags `tf.function(...)` (call or decorator) evaluated inside a loop (not one kept in a cache
     per key, nor one built under `if fn is None:` into the name the loop reuses, or under `if not
     built:` whose body sets `built = True` and nothing else in the loop resets it: one iteration
-    builds it), and a `tf.function`
+    builds it, nor one the loop collects without calling it: `out.append(Pure(loss=jax.jit(...)))`),
+    and a `tf.function`
     created inside a function body and then called in that same body, outside any loop, without
     being kept anywhere (not returned, not stored on `self` or in a cache): every call of the
     enclosing function builds a new `tf.function` and traces it once. Outside a loop, one built
@@ -340,6 +341,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import jax\ndef train(f, batches, review):\n    built = False\n    for i, b in enumerate(batches):\n"
                 "        if i >= review and not built:\n            step = jax.jit(lambda x: f(x) * 2.0)\n"
                 "            built = True\n        b = step(b)\n"),
+        # one jit per item, collected and not called in the loop: each traces once, on its own first call
+        Example("import jax\nfrom functools import partial\ndef purify(trainers, net):\n    out = []\n"
+                "    for t in trainers:\n        pure = Pure(loss=jax.jit(partial(t.loss_fn, net)), name=t.name)\n"
+                "        out.append(pure)\n    return tuple(out)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -559,7 +564,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
         if func is not None and runs_traced(ctx.facts, index, func):
             return  # created while an outer tf.function traces: once per outer trace, not per step
         if _python_loops_around(index, node) and not _wraps_loop_target(index, node) and not _cached(index, node) \
-                and not _configured_per_iteration(index, node) and not _one_program_per_item(index, node):
+                and not _configured_per_iteration(index, node) and not _one_program_per_item(index, node) \
+                and not _kept_per_item(index, node):
             ctx.report(self, where, f"{_shown(kind)} created inside a loop: each iteration builds a new function with "
                                     "an empty trace cache, so it traces and compiles again; create it once, before the loop")
             return
@@ -1168,6 +1174,56 @@ def _literal_range(loop: ast.AST) -> bool:
     it = loop.iter
     return isinstance(it.func, ast.Name) and it.func.id == "range" and bool(it.args) and not it.keywords and all(
         isinstance(a, ast.Constant) and isinstance(a.value, int) for a in it.args)
+
+
+def _kept_per_item(index: ModuleIndex, node: ast.AST) -> bool:
+    """The function made in the loop is not called there but collected: it is (an argument or element
+    of) what the statement appends to a collection or stores under a key, directly or through a name
+    that the loop collects the same way and never calls (``pure = Trainer(loss=jax.jit(partial(t.loss_fn,
+    enn))); out.append(pure)``: google-deepmind/enn's one jit per trainer). Each kept one is traced on
+    its own first call, once, like the per-key cache of :func:`_cached`."""
+    loops = index.loops_around(node)
+    if not loops or not isinstance(node, ast.Call):
+        return False
+    loop = loops[0]
+    child: ast.AST = node
+    parent = index.parent(node)
+    while isinstance(parent, (ast.Call, ast.keyword, ast.Tuple, ast.List, ast.Dict)):
+        if isinstance(parent, ast.Call) and parent.func is child:
+            return False  # called at once
+        child, parent = parent, index.parent(parent)
+    if not isinstance(parent, ast.stmt):
+        return False
+
+    def collects(stmt: ast.stmt, value: ast.AST) -> bool:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+                and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("append", "add", "insert") \
+                and any(a is value for a in stmt.value.args):
+            return True
+        return isinstance(stmt, ast.Assign) and stmt.value is value \
+            and all(isinstance(t, ast.Subscript) for t in stmt.targets)
+
+    if collects(parent, child):
+        return True
+    if not (isinstance(parent, ast.Assign) and parent.value is child and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name)):
+        return False
+    name = parent.targets[0].id
+    kept = False
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Call):
+            root = n.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id == name and not (
+                    isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "add", "insert")):
+                return False  # called (or a member of it is) in the loop
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load):
+            use = index.parent(n)
+            if use is not None and collects(index.parent(use) or use, n) or isinstance(use, ast.stmt) \
+                    and collects(use, n):
+                kept = True
+    return kept
 
 
 def _wraps_loop_target(index: ModuleIndex, node: ast.AST) -> bool:
