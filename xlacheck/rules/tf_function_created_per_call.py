@@ -1195,7 +1195,7 @@ def _kept_per_item(index: ModuleIndex, node: ast.AST) -> bool:
     if not isinstance(parent, ast.stmt):
         return False
 
-    def collects(stmt: ast.stmt, value: ast.AST) -> bool:
+    def collects(stmt: ast.AST, value: ast.AST) -> bool:
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
                 and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("append", "add", "insert") \
                 and any(a is value for a in stmt.value.args):
