@@ -46,8 +46,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
     """
     ## What it does
     Flags `tf.function(...)` (call or decorator) evaluated inside a loop (not one kept in a cache
-    per key, nor one built under `if fn is None:` into the name the loop reuses: the first
-    iteration builds it), and a `tf.function`
+    per key, nor one built under `if fn is None:` into the name the loop reuses, or under `if not
+    built:` whose body sets `built = True` and nothing else in the loop resets it: one iteration
+    builds it, nor one the loop collects without calling it: `out.append(Pure(loss=jax.jit(...)))`),
+    and a `tf.function`
     created inside a function body and then called in that same body, outside any loop, without
     being kept anywhere (not returned, not stored on `self` or in a cache): every call of the
     enclosing function builds a new `tf.function` and traces it once. Outside a loop, one built
@@ -65,7 +67,11 @@ class TfFunctionCreatedPerCall(ModuleRule):
     `self`, as tf_agents' samplers run inside a traced policy, is no such evidence). When this file calls the
     enclosing function only outside loops and compiled code (a one-off dry run), it is not
     flagged; when nothing here calls it, it is assumed to run per step, as loss and predict
-    helpers do. The same holds for objects of a class of this file that owns a tf.function per
+    helpers do. A function that reuses its tf.function in a loop (a driver) and that this file
+    calls in a loop is flagged; where the tf.function is built from the call's own state (a model
+    per call: `validate(model)` over a list of models), only with `--preview` or when that loop
+    walks data its caller receives, as above. The same holds for objects of a class of this
+    file that owns a tf.function per
     instance (a `@tf.function` method, or `self.f = tf.function(...)`): one built in a loop, or
     on every call of a function that uses it there without keeping it, compiles again each time.
     A function that creates one, maps it over its input and returns the results
@@ -325,6 +331,20 @@ class TfFunctionCreatedPerCall(ModuleRule):
         # the transformation of the jitted local is returned, not called: kept, so traced once
         Example("import jax\nimport jax.numpy as jnp\ndef make_grad():\n    @jax.jit\n    def loss_fn(p, v):\n"
                 "        return jnp.mean((v @ p) ** 2)\n    return jax.value_and_grad(loss_fn)\n"),
+        # a driver over a model each call receives, called once per model of a list it makes (rwightman/
+        # efficientnet-jax validate()): it compiles per model anyway; reported only with --preview
+        Example("import jax\ndef validate(model, batches):\n    step = jax.jit(lambda x: model(x) * 2.0)\n"
+                "    for x in batches:\n        step(x)\ndef main(batches):\n    for model in build_models():\n"
+                "        validate(model, batches)\n"),
+        # built under a flag that the guarded body sets and nothing else in the loop resets: one iteration
+        # builds it (google-research/l2p's review-session step)
+        Example("import jax\ndef train(f, batches, review):\n    built = False\n    for i, b in enumerate(batches):\n"
+                "        if i >= review and not built:\n            step = jax.jit(lambda x: f(x) * 2.0)\n"
+                "            built = True\n        b = step(b)\n"),
+        # one jit per item, collected and not called in the loop: each traces once, on its own first call
+        Example("import jax\nfrom functools import partial\ndef purify(trainers, net):\n    out = []\n"
+                "    for t in trainers:\n        pure = Pure(loss=jax.jit(partial(t.loss_fn, net)), name=t.name)\n"
+                "        out.append(pure)\n    return tuple(out)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -481,6 +501,14 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             'new function with an empty trace cache and traces/compiles it again; create the jax.jit '
                             'once (module level, __init__, or a cache)'),
                 )),
+        # the flag is reset outside the guard: any iteration may build it again
+        Example("import jax\ndef train(f, batches):\n    built = False\n    for b in batches:\n"
+                "        if not built:\n            step = jax.jit(lambda x: f(x) * 2.0)\n"
+                "        built = b is None\n        step(b)\n",
+                expected=(
+                    (6, 20, 'jax.jit created inside a loop: each iteration builds a new function with an empty trace '
+                            'cache, so it traces and compiles again; create it once, before the loop'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -536,7 +564,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
         if func is not None and runs_traced(ctx.facts, index, func):
             return  # created while an outer tf.function traces: once per outer trace, not per step
         if _python_loops_around(index, node) and not _wraps_loop_target(index, node) and not _cached(index, node) \
-                and not _configured_per_iteration(index, node) and not _one_program_per_item(index, node):
+                and not _configured_per_iteration(index, node) and not _one_program_per_item(index, node) \
+                and not _kept_per_item(index, node):
             ctx.report(self, where, f"{_shown(kind)} created inside a loop: each iteration builds a new function with "
                                     "an empty trace cache, so it traces and compiles again; create it once, before the loop")
             return
@@ -581,7 +610,12 @@ class TfFunctionCreatedPerCall(ModuleRule):
         if reused:
             # Fine for a function that runs once (a training loop); a new compile per call when this
             # file calls the enclosing function over and over (predictions per batch of data sets).
-            if self._called_in_loop(index, func):
+            # a driver built from the call's own state (`jax.jit(lambda x: forward(model, x))` with a model
+            # each call makes) compiles for each call anyway: as for the per-call creations below, only with
+            # --preview, unless the loop that calls it walks data its caller receives
+            if self._called_in_loop(index, func) and (
+                    ctx.preview or not _captures_call_state(index, func, node)
+                    or _bakes_call_numbers(index, func, node) or self._called_over_data(index, func)):
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which this file calls in a loop: "
                                         "each call builds a new function with an empty trace cache and compiles it "
                                         f"again; create the {_shown(kind)} once (__init__, module level or a cache)")
@@ -1085,15 +1119,32 @@ def _built_when_unset(index: ModuleIndex, assign: ast.Assign, target: str, loop:
     parent = index.parent(assign)
     while parent is not None and parent is not loop:
         if isinstance(parent, ast.If) and any(child is st for st in parent.body):
-            test = parent.test
-            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is) \
-                    and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None \
-                    and ast.unparse(test.left) == target:
-                return True
-            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and ast.unparse(test.operand) == target:
-                return True
+            # a conjunct of the test is enough: `if review and fn is None:` still runs until fn is set
+            tests = parent.test.values if isinstance(parent.test, ast.BoolOp) and isinstance(parent.test.op, ast.And) \
+                else [parent.test]
+            for test in tests:
+                if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is) \
+                        and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None \
+                        and ast.unparse(test.left) == target:
+                    return True
+                if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                    if ast.unparse(test.operand) == target or _set_once(test.operand, parent, loop):
+                        return True
         child, parent = parent, index.parent(parent)
     return False
+
+
+def _set_once(flag: ast.expr, guard: ast.If, loop: ast.AST) -> bool:
+    """``guard`` (``if not flag:``, inside ``loop``) sets ``flag`` to a true constant among its own
+    statements, and nothing else in the loop assigns it: the guarded body runs on one iteration at most
+    (l2p's ``if in_review and not built: step = jax.pmap(...); built = True``)."""
+    if not isinstance(flag, ast.Name):
+        return False
+    sets = [n for n in ast.walk(loop) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
+            and any(isinstance(m, ast.Name) and m.id == flag.id
+                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) for m in ast.walk(t))]
+    return len(sets) == 1 and isinstance(sets[0], ast.Assign) and any(sets[0] is st for st in guard.body) \
+        and isinstance(sets[0].value, ast.Constant) and bool(sets[0].value.value)
 
 
 def _is_compiler_call(index: ModuleIndex, call: ast.Call) -> bool:
@@ -1123,6 +1174,56 @@ def _literal_range(loop: ast.AST) -> bool:
     it = loop.iter
     return isinstance(it.func, ast.Name) and it.func.id == "range" and bool(it.args) and not it.keywords and all(
         isinstance(a, ast.Constant) and isinstance(a.value, int) for a in it.args)
+
+
+def _kept_per_item(index: ModuleIndex, node: ast.AST) -> bool:
+    """The function made in the loop is not called there but collected: it is (an argument or element
+    of) what the statement appends to a collection or stores under a key, directly or through a name
+    that the loop collects the same way and never calls (``pure = Trainer(loss=jax.jit(partial(t.loss_fn,
+    enn))); out.append(pure)``: google-deepmind/enn's one jit per trainer). Each kept one is traced on
+    its own first call, once, like the per-key cache of :func:`_cached`."""
+    loops = index.loops_around(node)
+    if not loops or not isinstance(node, ast.Call):
+        return False
+    loop = loops[0]
+    child: ast.AST = node
+    parent = index.parent(node)
+    while isinstance(parent, (ast.Call, ast.keyword, ast.Tuple, ast.List, ast.Dict)):
+        if isinstance(parent, ast.Call) and parent.func is child:
+            return False  # called at once
+        child, parent = parent, index.parent(parent)
+    if not isinstance(parent, ast.stmt):
+        return False
+
+    def collects(stmt: ast.AST, value: ast.AST) -> bool:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+                and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("append", "add", "insert") \
+                and any(a is value for a in stmt.value.args):
+            return True
+        return isinstance(stmt, ast.Assign) and stmt.value is value \
+            and all(isinstance(t, ast.Subscript) for t in stmt.targets)
+
+    if collects(parent, child):
+        return True
+    if not (isinstance(parent, ast.Assign) and parent.value is child and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name)):
+        return False
+    name = parent.targets[0].id
+    kept = False
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Call):
+            root = n.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id == name and not (
+                    isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "add", "insert")):
+                return False  # called (or a member of it is) in the loop
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load):
+            use = index.parent(n)
+            if use is not None and collects(index.parent(use) or use, n) or isinstance(use, ast.stmt) \
+                    and collects(use, n):
+                kept = True
+    return kept
 
 
 def _wraps_loop_target(index: ModuleIndex, node: ast.AST) -> bool:
