@@ -14,6 +14,11 @@ function, so each entry below is measured twice, inside ``jax.jit`` as a step co
 * ``from_strong``: the result's ``weak_type`` when the first numeric argument is a strongly typed
   ``float32`` array and the others are weakly typed.
 
+* ``integer``: whether the result is an integer or boolean array when every numeric argument is a
+  strongly typed ``int32`` array (a random draw: its default dtype); absent when the call raises. A
+  strongly typed integer result does not decide the weak type of arithmetic with a Python float
+  (``jnp.sum(mask) + 0.5`` is a weakly typed ``float32``), so the evaluator needs it.
+
 ``kind`` sums the two up: ``strong`` (never weakly typed: random draws, reductions that fix a dtype),
 ``propagates`` (weakly typed exactly when every numeric input is: elementwise math, most reductions),
 or ``weak`` (weakly typed even from a strongly typed input). xlacheck reads the file through
@@ -32,7 +37,7 @@ from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "jax_weak_types.json"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # name -> (arity of numeric arguments, call(jax, jnp, key, *numeric)). Names are spelled as xlacheck
 # resolves them (`jnp.` for jax.numpy).
@@ -111,10 +116,22 @@ def measure() -> dict[str, Any]:
                 return call(jax, jnp, key, *args)
             return bool(jax.jit(f)(key).weak_type)
 
+        def integer(arity: int = arity, call: Callable[..., Any] = call) -> bool | None:
+            def f(key: Any) -> Any:
+                return call(jax, jnp, key, *[jnp.ones((), jnp.int32) for _ in range(arity)])
+            try:
+                dtype = jax.jit(f)(key).dtype
+            except Exception:  # noqa: BLE001 - a function that takes no integer input: no measurement
+                return None
+            return bool(jnp.issubdtype(dtype, jnp.integer) or jnp.issubdtype(dtype, jnp.bool_))
+
         from_weak = weak_type(False)
         from_strong = weak_type(True) if arity else from_weak
         kind = "strong" if not from_weak else "propagates" if not from_strong else "weak"
         functions[name] = {"from_weak": from_weak, "from_strong": from_strong, "kind": kind}
+        measured = integer()
+        if measured is not None:
+            functions[name]["integer"] = measured
     return {
         "schema_version": SCHEMA_VERSION,
         "framework": f"jax {jax.__version__}",

@@ -789,3 +789,23 @@ def test_python_float_carried_through_exp_of_python_number_compiles_once():
     ns = _run(summed)
     ns["run"]([1, 2, 3])
     assert len(ns["TRACES"]) == 2
+
+
+def test_python_float_counting_an_integer_sum_compiles_once():
+    # `correct + jnp.sum(mask)`: an int32 sum added to a weakly typed float is a weakly typed float32,
+    # so the carried value keeps its type (one trace); counted from the int 0 it becomes a strongly
+    # typed int32 (two traces)
+    src = ("import jax\nimport jax.numpy as jnp\nTRACES = []\n@jax.jit\ndef count(correct, logits, labels):\n"
+           "    TRACES.append(1)\n    return correct + jnp.sum(jnp.argmax(logits, -1) == labels)\n"
+           "def evaluate(batches):\n    correct = 0.0\n    for logits, labels in batches:\n"
+           "        correct = count(correct, logits, labels)\n    return correct\n")
+    batches = [(jax.numpy.ones((4, 3)), jax.numpy.zeros(4, jax.numpy.int32))] * 3
+    assert "XLA415" not in _codes(src)
+    ns = _run(src)
+    ns["evaluate"](batches)
+    assert len(ns["TRACES"]) == 1
+    from_int = src.replace("correct = 0.0", "correct = 0")
+    assert "XLA415" in _codes(from_int)
+    ns = _run(from_int)
+    ns["evaluate"](batches)
+    assert len(ns["TRACES"]) == 2

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from xlacheck.analysis.scopes import ScopeTree
-from xlacheck.analysis.weak_types import WeakTypes, result_kind
+from xlacheck.analysis.weak_types import WeakTypes, result_kind, returns_integer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,6 +32,27 @@ def test_table_matches_jax():
 ])
 def test_result_kinds(name: str, kind: str | None):
     assert result_kind(name) == kind
+
+
+@pytest.mark.parametrize(("name", "integer"), [
+    ("jnp.sum", True), ("jnp.max", True), ("jnp.add", True), ("jax.random.randint", True),
+    ("jax.random.bernoulli", True), ("jnp.mean", False), ("jnp.exp", False), ("jax.random.normal", False),
+])
+def test_integer_results(name: str, integer: bool):
+    # measured: the result of integer inputs (a draw: its default dtype) is an integer or boolean array
+    assert returns_integer(name) is integer
+
+
+def test_mixed_integer_and_python_float_is_weakly_typed_under_jax():
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+
+    @jax.jit
+    def f(m):
+        return jnp.sum(m > 0) * 0.5, jnp.arange(3) * 0.5, jnp.int32(2) * 0.5, jnp.mean(m > 0) * 0.5
+
+    weak = [r.weak_type for r in f(jnp.ones(3))]
+    assert weak == [True, True, True, False]
 
 
 def _strength_of_last(src: str) -> tuple[str, str] | None:
@@ -63,6 +84,16 @@ def _strength_of_last(src: str) -> tuple[str, str] | None:
     ("def f(x):\n    y = 1.0\n    y += x\n    return y\n", None),  # rebound: no single binding
     ("def f(x):\n    return jnp.asarray(-jnp.inf)\n", "weakly"),
     ("def f(x):\n    return jnp.asarray(x, jnp.float32)\n", "strongly"),
+    # a strongly typed integer array with a Python float is a weakly typed float32 (measured:
+    # jnp.int32(2) * 0.5, jnp.arange(3) * 0.5 and jnp.sum(mask) + 0.5 have weak_type=True): unknown
+    ("def f(m):\n    return jnp.sum(m > 0) * 0.5\n", None),
+    ("def f(x):\n    return jnp.arange(3) * 0.5\n", None),
+    ("def f(x):\n    return jnp.int32(2) * 0.5\n", None),
+    ("def f(x):\n    return x.astype(jnp.int32) + 1.0\n", None),
+    # ... with a Python int, or as a float, it stays strongly typed
+    ("def f(m):\n    return jnp.sum(m > 0) + 1\n", "strongly"),
+    ("def f(m):\n    return jnp.mean(m > 0) * 0.5\n", "strongly"),
+    ("def f(x):\n    return x.astype(jnp.float32) + 1.0\n", "strongly"),
 ])
 def test_evaluator(src: str, expected: str | None):
     found = _strength_of_last(src)

@@ -11,6 +11,11 @@ through arithmetic, those functions, indexing and the single assignment of a nam
 unpacked from a call of a function of this file, to that function's return value) and answers
 ``("strongly"|"weakly", why)`` only when the answer is evident; anything it cannot see (a
 parameter, a field read from a state, a call it does not know) is unknown, never guessed.
+
+A strongly typed operand decides the weak type of arithmetic only when it is not an integer array
+mixed with a weakly typed float: ``jnp.sum(mask) + 0.5`` and ``jnp.int32(2) * 0.5`` are weakly typed
+``float32`` (measured on jax 0.10.2; the table's ``integer`` field says which functions return an
+integer array from integer inputs), so such a combination is unknown.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from collections.abc import Callable
 
 from xlacheck._data import load_json
 from xlacheck.analysis.scopes import ScopeTree
+from xlacheck.analysis.tables import JAX_BOOL_FUNCS
 
 # jax.numpy functions whose result takes its weak type from a Python value when no dtype is given
 # (measured on jax 0.10.2: jnp.asarray(0.0), jnp.array(0) and jnp.full((), 1.0) are weakly typed;
@@ -54,6 +60,18 @@ def result_kind(name: str) -> str | None:
     return None if entry is None else str(entry["kind"])
 
 
+def returns_integer(name: str) -> bool:
+    """The JAX function ``name`` measured to return an integer or boolean array from integer inputs."""
+    entry = _functions().get(name)
+    return bool(entry is not None and entry.get("integer"))
+
+
+# dtype names of integer and boolean arrays, as jnp attributes, strings and Python builtins
+_INTEGER_DTYPES = frozenset(
+    {f"jnp.{t}" for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool_")}
+    | {t for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool", "int")})
+
+
 def python_number(expr: ast.expr) -> bool:
     """A Python int or float literal, signed or not."""
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
@@ -84,7 +102,8 @@ class WeakTypes:
         self.resolve = resolve
         self.callee = callee
         # what a read evidently holds (a state field read in a jitted step: the value the state's
-        # initialisation binds it to, which the step's first call receives), else None
+        # initialisation binds it to, which the step's first call receives; a carried parameter: the
+        # Python number the loop starts it from), else None
         self.reads = reads
         self.max_depth = max_depth
 
@@ -97,7 +116,7 @@ class WeakTypes:
             return "weakly", "a Python number"
         if _static_size(e):
             return "weakly", "a Python int (a static size)"
-        if self.reads is not None and isinstance(e, (ast.Attribute, ast.Subscript)):
+        if self.reads is not None and isinstance(e, (ast.Attribute, ast.Subscript, ast.Name)):
             held = self.reads(e)
             if held is not None:
                 return self.strength(held, depth + 1)
@@ -117,10 +136,17 @@ class WeakTypes:
         return None
 
     def _combined(self, operands: list[ast.expr], depth: int) -> Strength | None:
-        """A function that propagates: strongly typed when an operand is, weakly when all are."""
+        """A function that propagates: strongly typed when an operand is (unless every strongly typed
+        operand is evidently an integer array and another operand may be a float: then the result may
+        be a weakly typed float, unknown), weakly when all are."""
         kinds = [self.strength(o, depth + 1) for o in operands]
         strong = next((k for k in kinds if k is not None and k[0] == "strongly"), None)
         if strong is not None:
+            strong_operands = [o for o, k in zip(operands, kinds) if k is not None and k[0] == "strongly"]
+            others = [o for o, k in zip(operands, kinds) if k is None or k[0] != "strongly"]
+            if all(self.integral(o, depth + 1) for o in strong_operands) and not all(
+                    self.integral(o, depth + 1) for o in others):
+                return None
             return strong
         if kinds and all(k is not None and k[0] == "weakly" for k in kinds):
             return "weakly", "arithmetic of Python numbers"
@@ -173,13 +199,82 @@ class WeakTypes:
             return self._combined(list(args), depth) if args else None
         return None
 
-    def _name(self, e: ast.Name, depth: int) -> Strength | None:
-        """A name bound once in its function: what it is bound to (an element of a tuple that a
-        call of a function of this file returns, followed into that function)."""
+    def integral(self, e: ast.expr, depth: int = 0) -> bool:
+        """``e`` is evidently an integer or boolean value (a Python int, a comparison, an integer
+        dtype, a function measured to keep integer inputs integer); False when not evident."""
+        if depth > self.max_depth:
+            return False
+        if isinstance(e, ast.Constant):
+            return type(e.value) in (int, bool)
+        if isinstance(e, ast.UnaryOp):
+            return self.integral(e.operand, depth + 1) or isinstance(e.op, ast.Not)
+        if isinstance(e, ast.Compare) or _static_size(e):
+            return True
+        if isinstance(e, ast.BinOp):
+            return not isinstance(e.op, ast.Div) and self.integral(e.left, depth + 1) and self.integral(
+                e.right, depth + 1)
+        if isinstance(e, ast.Subscript):
+            return self.integral(e.value, depth + 1)
+        if self.reads is not None and isinstance(e, (ast.Attribute, ast.Name)):
+            held = self.reads(e)
+            if held is not None:
+                return self.integral(held, depth + 1)
+        if isinstance(e, ast.Name):
+            value = self._binding(e)
+            return value is not None and self.integral(value, depth + 1)
+        if isinstance(e, ast.Call):
+            return self._integral_call(e, depth)
+        return False
+
+    def _dtype_integral(self, dtype: ast.expr) -> bool:
+        if isinstance(dtype, ast.Constant) and isinstance(dtype.value, str):
+            return dtype.value in _INTEGER_DTYPES
+        if isinstance(dtype, ast.Name) and dtype.id in ("int", "bool"):
+            return True
+        return self.resolve(dtype) in _INTEGER_DTYPES
+
+    def _integral_call(self, e: ast.Call, depth: int) -> bool:
+        func = e.func
+        dtype = next((k.value for k in e.keywords if k.arg == "dtype"), None)
+        target = self.callee(e) if self.callee is not None and isinstance(func, ast.Name) else None
+        if target is not None:
+            returns = [n.value for n in self.scopes.scope_nodes(target) if isinstance(n, ast.Return)]
+            return len(returns) == 1 and returns[0] is not None and self.integral(returns[0], depth + 1)
+        if isinstance(func, ast.Attribute) and self.resolve(func) is None:
+            if func.attr == "astype" and e.args:
+                return self._dtype_integral(e.args[0])
+            if func.attr in _SHAPE_METHODS or returns_integer(f"jnp.{func.attr}") and not e.args:
+                return self.integral(func.value, depth + 1)
+            return False
+        name = self.resolve(func)
+        if name is None:
+            return False
+        if dtype is not None:
+            return self._dtype_integral(dtype)
+        if name in SCALAR_TYPES or name in JAX_BOOL_FUNCS:
+            return name in _INTEGER_DTYPES or name in JAX_BOOL_FUNCS
+        if name in WEAK_FROM_VALUE:
+            position = WEAK_FROM_VALUE[name]
+            if len(e.args) > position:
+                return self._dtype_integral(e.args[position])
+            return len(e.args) >= position and self.integral(e.args[position - 1], depth + 1)
+        if name == "jnp.arange":
+            return bool(e.args) and len(e.args) <= 3 and all(self.integral(a, depth + 1) for a in e.args)
+        if not returns_integer(name):
+            return False
+        if result_kind(name) == "strong" and name.startswith("jax.random."):
+            return True  # a draw's default dtype (randint, bernoulli, ...)
+        args = e.args[_DTYPE_ARGUMENTS.get(name, slice(None))]
+        if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
+            args = list(args[0].elts)
+        return bool(args) and all(self.integral(a, depth + 1) for a in args)
+
+    def _binding(self, e: ast.Name) -> ast.expr | None:
+        """The value ``e`` is bound to once in its function (None: a parameter, rebound, unknown)."""
         func = self.scopes.function_of(e)
         if func is None or isinstance(func, ast.Lambda):
             return None
-        bindings: list[tuple[ast.AST, ast.expr | None]] = []
+        bindings: list[ast.expr | None] = []
         for n in self.scopes.scope_nodes(func):
             if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == e.id:
                 return None
@@ -189,19 +284,22 @@ class WeakTypes:
             if isinstance(n, ast.Assign):
                 for target in n.targets:
                     if isinstance(target, ast.Name) and target.id == e.id:
-                        bindings.append((n, n.value))
+                        bindings.append(n.value)
                     elif isinstance(target, ast.Tuple):
                         for i, elt in enumerate(target.elts):
                             if isinstance(elt, ast.Name) and elt.id == e.id:
-                                bindings.append((n, self._unpacked(n.value, i, len(target.elts))))
+                                bindings.append(self._unpacked(n.value, i, len(target.elts)))
             elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == e.id:
-                bindings.append((n, n.value))
+                bindings.append(n.value)
         if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
                 a.arg == e.id for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)):
             return None
-        if len(bindings) != 1 or bindings[0][1] is None:
-            return None
-        value = bindings[0][1]
+        return bindings[0] if len(bindings) == 1 else None
+
+    def _name(self, e: ast.Name, depth: int) -> Strength | None:
+        """A name bound once in its function: what it is bound to (an element of a tuple that a
+        call of a function of this file returns, followed into that function)."""
+        value = self._binding(e)
         return self.strength(value, depth + 1) if value is not None else None
 
     def _unpacked(self, value: ast.expr, position: int, size: int) -> ast.expr | None:

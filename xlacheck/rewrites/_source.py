@@ -163,6 +163,18 @@ class Source(ScopeTree):
         found = self._block_position(stmt)
         return found[0] if found is not None else None
 
+    def runs_after(self, stmt: ast.stmt, later: ast.stmt) -> bool:
+        """Whenever ``stmt`` completes, ``later`` runs next in the same block or after statements that
+        cannot jump past it (no ``return``, ``raise``, ``break`` or ``continue`` in them); ``later`` may be
+        ``stmt`` itself. A statement in a branch or loop of its own is not reached on every path."""
+        if later is stmt:
+            return True
+        here, there = self._block_position(stmt), self._block_position(later)
+        if here is None or there is None or here[0] is not there[0] or there[1] <= here[1]:
+            return False
+        jumps = (ast.Return, ast.Raise, ast.Break, ast.Continue)
+        return not any(isinstance(n, jumps) for s in here[0][here[1] + 1:there[1]] for n in ast.walk(s))
+
     def next_statement(self, stmt: ast.stmt) -> ast.stmt | None:
         found = self._block_position(stmt)
         if found is None:

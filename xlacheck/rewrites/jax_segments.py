@@ -12,7 +12,9 @@ in a way that needs their leading sizes to agree, every call on which the origin
   broadcasts.
 
 ``R`` may be the call itself or a name bound once to it, read through elementwise ``jax.numpy``
-functions of one operand and arithmetic with numbers. ``A`` is a name (an attribute or a literal
+functions of one operand and arithmetic with numbers, by a statement that runs whenever the
+segment call does (the same block, after it, with no jump between: a consumer in a branch of
+its own leaves the other paths free to return the original's count). ``A`` is a name (an attribute or a literal
 item of one: ``params["bias"]``) whose value is settled where the segment call runs (nothing stores
 it after; :meth:`~xlacheck.rewrites._source.Source.settled_before`), so its shape can be read there.
 Segment ids past ``num_segments`` are dropped by both; with ``num_segments`` equal to the original's
@@ -20,7 +22,8 @@ count the result is the same array, values and gradients.
 
 UNSAFE for what the code does not show: ``axis=-1`` is axis 0 for 1-D data (no constraint on the
 count there); an elementwise partner of leading size 1 broadcasts (the original's count may be
-larger).
+larger), and one that is a scalar (``nodes + scale * segment_sum(...)`` reads ``scale``, the
+nearest operand) has no leading size, so the fixed call raises.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ _SEGMENTS = frozenset({"jax.ops.segment_sum", "jax.ops.segment_max", "jax.ops.se
 _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod)
 LAST_AXIS = "`axis=-1` is read as an axis after the first: for 1-D data it is axis 0 and the sizes need not agree"
 BROADCAST = ("the array it is combined with is taken to have the result's leading size: one of leading size 1 "
-             "broadcasts in the original")
+             "broadcasts in the original, and a scalar operand (`scale * segment_sum(...)`) has no leading size")
 
 
 def _partner(src: Source, node: ast.expr, depth: int = 0) -> tuple[ast.expr, str | None] | None:
@@ -109,8 +112,13 @@ def rewrite_jax_segment_count(src: Source, node: ast.AST) -> Fix | None:
         reads: list[ast.expr] = list(src.loads_of(name, scope))
     else:
         name, reads = "", [node]
-    found = next((p for p in (_partner(src, r) for r in reads) if p is not None), None)
-    if found is None or statement is None:
+    if statement is None:
+        return None
+    # the size constraint holds where the original returns only if the consumer runs whenever the segment
+    # call does (not in a branch of its own, not after a return the call may take)
+    reached = [r for r in reads if src.runs_after(statement, src.statement_of(r) or statement)]
+    found = next((p for p in (_partner(src, r) for r in reached) if p is not None), None)
+    if found is None:
         return None
     other, reason = found
     root = _root(other)

@@ -307,7 +307,7 @@ class JaxStateWeakTypeChange(ModuleRule):
                     continue
                 at, start = _start_shown(index, call, carried, initial)
                 change = self._carried_change(ctx, index, initial, returned, _mixed_with_array_argument(
-                    ctx, index, call, params, param, returned))
+                    ctx, index, call, params, param, returned), param)
                 if change is not None:
                     ctx.report(self, at, f"`{carried}` starts as {start} "
                                               f"and is then fed back from jitted `{jitted_name}`, which returns it "
@@ -387,15 +387,20 @@ class JaxStateWeakTypeChange(ModuleRule):
         return value if isinstance(value, ast.Constant) and type(value.value) in (int, float) else None
 
     def _carried_change(self, ctx: ModuleContext, index: ModuleIndex, initial: ast.Constant,
-                        returned: ast.expr, mixed: str | None) -> str | None:
+                        returned: ast.expr, mixed: str | None, param: str = "") -> str | None:
         """How the returned value evidently differs from the weakly typed Python number it started as
-        (``mixed``: the reason :func:`_mixed_with_array_argument` found, shown first)."""
+        (``mixed``: the reason :func:`_mixed_with_array_argument` found, shown first); in the step, the
+        carried parameter ``param`` holds that number on the first call."""
         if isinstance(initial.value, int) and _float_valued(ctx, returned):
             return "as a float"
         if mixed is not None:
             return mixed
-        kind = self._strength(ctx, index, returned)
-        return f"strongly typed ({kind})" if kind is not None else None
+
+        def reads(e: ast.expr) -> ast.expr | None:
+            return initial if isinstance(e, ast.Name) and e.id == param else None
+
+        kind = _weak_types(ctx, index, reads if param else None).strength(returned)
+        return f"strongly typed ({kind[1]})" if kind is not None and kind[0] == "strongly" else None
 
     def _strength(self, ctx: ModuleContext, index: ModuleIndex, e: ast.expr, depth: int = 0) -> str | None:
         """Why ``e`` is evidently strongly typed (an operand of arithmetic that is makes it so, a

@@ -17,7 +17,9 @@ class WhileLoopUnderReverseMode(Rule):
     ## What it does
     Flags `jax.grad(f)`, `jax.value_and_grad(f)`, `jax.jacrev(f)`, `jax.hessian(f)` and `jax.vjp(f, ...)`
     when `f` (a function of this file, or a lambda) runs a `jax.lax.while_loop`, directly or through
-    the functions of this file it calls (up to three calls deep). A function with its own derivative
+    the functions of this file it calls (up to three calls deep), on a value that depends on a differentiated
+    argument (`argnums`, default the first; every primal of `jax.vjp`): a loop that only the other arguments,
+    constants or `jax.lax.stop_gradient` reach carries no tangent, and JAX runs it. A function with its own derivative
     rule (decorated with `jax.custom_vjp`/`jax.custom_jvp`, or wrapped by one) is not looked into, and a loop
     that only carries integer literals, or whose call is inside `jax.lax.stop_gradient`, is not
     flagged. Forward mode (`jax.jvp`, `jax.jacfwd`) is not flagged: it differentiates a while_loop.
@@ -71,6 +73,15 @@ class WhileLoopUnderReverseMode(Rule):
         # a loop over integer literals only: nothing to differentiate through it
         Example("import jax\ndef scaled(x):\n    n = jax.lax.while_loop(lambda i: i < 3, lambda i: i + 1, 0)\n"
                 "    return x * n\n@jax.jit\ndef g(x):\n    return jax.grad(scaled)(x)\n"),
+        # the loop runs on an argument that is not differentiated (argnums=0 is `w`): no tangent reaches it
+        Example("import jax\ndef refine(y):\n"
+                "    return jax.lax.while_loop(lambda s: s[1] < 5, lambda s: (s[0] * 0.5 + y, s[1] + 1), (y, 0))[0]\n"
+                "def loss(w, y):\n    return w * refine(y)\n"
+                "@jax.jit\ndef g(x):\n    return jax.grad(loss)(x, x + 1.0)\n"),
+        # a float loop of constants only, in the differentiated function
+        Example("import jax\ndef scaled(w):\n"
+                "    n = jax.lax.while_loop(lambda s: s[0] < 3, lambda s: (s[0] + 1, s[1] * 2.0), (0, 1.0))[1]\n"
+                "    return w * n\n@jax.jit\ndef g(x):\n    return jax.grad(scaled)(x)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\ndef halve_until_small(x):\n"
@@ -93,6 +104,17 @@ class WhileLoopUnderReverseMode(Rule):
                             "number of "
                             "steps with lax.scan (or fori_loop with static bounds), or give the loop a jax.custom_vjp"),
                 )),
+        # argnums=1: the differentiated argument is the one the loop runs on
+        Example("import jax\ndef refine(y):\n"
+                "    return jax.lax.while_loop(lambda s: s[1] < 5, lambda s: (s[0] * 0.5 + y, s[1] + 1), (y, 0))[0]\n"
+                "def loss(w, y):\n    return w * refine(y)\n"
+                "@jax.jit\ndef g(x):\n    return jax.grad(loss, argnums=1)(x, x + 1.0)\n",
+                expected=(
+                    (8, 12, "`jax.grad` differentiates `loss` in reverse mode, and it runs a jax.lax.while_loop (line "
+                            "3, in `refine`): JAX cannot reverse-differentiate a while_loop (ValueError: "
+                            "Reverse-mode differentiation does not work for lax.while_loop); run a fixed number of "
+                            "steps with lax.scan (or fori_loop with static bounds), or give the loop a jax.custom_vjp"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -103,7 +125,7 @@ class WhileLoopUnderReverseMode(Rule):
         target = _function(node.args[0], ctx)
         if target is None:
             return
-        found = _while_loop_reached(target, ctx, set(), 0)
+        found = _while_loop_reached(target, _differentiated(node, transform, target), ctx, set(), 0)
         if found is None:
             return
         loop, owner = found
@@ -149,25 +171,126 @@ def _integer_carry(init: ast.expr | None) -> bool:
     return bool(elts) and all(isinstance(e, ast.Constant) and type(e.value) is int for e in elts)
 
 
-def _while_loop_reached(fn: _Def, ctx: RuleContext, seen: set[int], depth: int) -> tuple[ast.Call, _Def] | None:
-    """A ``jax.lax.while_loop`` call that ``fn`` runs, directly or through the functions of this file it
-    calls, with the function it is in."""
-    if id(fn) in seen or depth > _MAX_DEPTH or _custom_derivative(fn, ctx):
+def _positional(fn: _Def) -> list[str]:
+    return [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+
+
+def _differentiated(node: ast.Call, transform: str | None, fn: _Def) -> frozenset[str]:
+    """The parameters of ``fn`` that ``transform`` differentiates: every primal of ``jax.vjp``, else
+    ``argnums`` (default 0); all of them when ``argnums`` is not a literal."""
+    params = _positional(fn)
+    every = frozenset(params) | ({fn.args.vararg.arg} if fn.args.vararg is not None else set())
+    if transform == "jax.vjp":
+        return every
+    argnums = next((k.value for k in node.keywords if k.arg == "argnums"), None)
+    literals = [argnums] if isinstance(argnums, ast.Constant) else argnums.elts if isinstance(
+        argnums, (ast.Tuple, ast.List)) else None
+    positions: list[int] = [0] if argnums is None else []
+    for e in literals or ():
+        if not (isinstance(e, ast.Constant) and type(e.value) is int):
+            return every
+        positions.append(e.value)
+    if argnums is not None and not positions:
+        return every
+    out = {params[i] for i in positions if 0 <= i < len(params)}
+    if fn.args.vararg is not None and any(i >= len(params) for i in positions):
+        out.add(fn.args.vararg.arg)
+    return frozenset(out)
+
+
+def _mentions(e: ast.AST, names: frozenset[str] | set[str], stopped: set[int]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names and id(n) not in stopped for n in ast.walk(e))
+
+
+def _reached_names(fn: _Def, start: frozenset[str], stopped: set[int]) -> set[str]:
+    """The names of ``fn`` (its nested functions included) whose value may depend on the parameters
+    ``start``: bound by an assignment, a loop or a ``with`` from an expression that names one of them
+    (outside ``jax.lax.stop_gradient``). Flow-insensitive: a name bound once from them counts everywhere."""
+    reached = set(start)
+    bindings: list[tuple[ast.AST, ast.AST]] = []  # (target, value)
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign):
+            bindings.extend((t, n.value) for t in n.targets)
+        elif isinstance(n, (ast.AnnAssign, ast.AugAssign)) and n.value is not None:
+            bindings.append((n.target, n.value))
+        elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
+            bindings.append((n.target, n.iter))
+        elif isinstance(n, ast.NamedExpr):
+            bindings.append((n.target, n.value))
+        elif isinstance(n, (ast.With, ast.AsyncWith)):
+            bindings.extend((i.optional_vars, i.context_expr) for i in n.items if i.optional_vars is not None)
+    changed = True
+    while changed:
+        changed = False
+        for target, value in bindings:
+            if not _mentions(value, reached, stopped):
+                continue
+            for t in ast.walk(target):
+                if isinstance(t, ast.Name) and t.id not in reached:
+                    reached.add(t.id)
+                    changed = True
+    return reached
+
+
+def _loop_reached(loop: ast.Call, fn: _Def, reached: set[str], stopped: set[int]) -> bool:
+    """The while_loop's operands (its initial carry, and its functions with what they close over)
+    depend on a differentiated parameter."""
+    operands = [*loop.args, *(k.value for k in loop.keywords)]
+    if any(_mentions(a, reached, stopped) for a in operands):
+        return True
+    nested = {n.name: n for n in ast.walk(fn) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return any(isinstance(a, ast.Name) and a.id in nested and _mentions(nested[a.id], reached, stopped)
+               for a in operands)
+
+
+def _callee_params(call: ast.Call, callee: _Def, reached: set[str], stopped: set[int]) -> frozenset[str]:
+    """The parameters of ``callee`` that receive a value depending on a differentiated parameter."""
+    params = _positional(callee)
+    every = frozenset(params) | {a.arg for a in callee.args.kwonlyargs} | (
+        {callee.args.vararg.arg} if callee.args.vararg is not None else set())
+    out: set[str] = set()
+    for i, a in enumerate(call.args):
+        if not _mentions(a, reached, stopped):
+            continue
+        if isinstance(a, ast.Starred):
+            return every
+        if i < len(params):
+            out.add(params[i])
+        elif callee.args.vararg is not None:
+            out.add(callee.args.vararg.arg)
+    for k in call.keywords:
+        if not _mentions(k.value, reached, stopped):
+            continue
+        if k.arg is None:
+            return every
+        out.add(k.arg)
+    return frozenset(out)
+
+
+def _while_loop_reached(fn: _Def, start: frozenset[str], ctx: RuleContext, seen: set[tuple[int, frozenset[str]]],
+                        depth: int) -> tuple[ast.Call, _Def] | None:
+    """A ``jax.lax.while_loop`` call that ``fn`` runs on a value depending on its parameters ``start`` (the
+    differentiated ones), directly or through the functions of this file it calls, with the function it
+    is in. A loop that only the other arguments reach has no tangent: JAX runs it without differentiating
+    it (measured: tests/xlacheck/test_jax_while_grad_truth.py)."""
+    if not start or (id(fn), start) in seen or depth > _MAX_DEPTH or _custom_derivative(fn, ctx):
         return None
-    seen.add(id(fn))
+    seen.add((id(fn), start))
     stopped = {id(n) for c in ast.walk(fn) if isinstance(c, ast.Call)
                and call_name(c, ctx) == "jax.lax.stop_gradient" for n in ast.walk(c)}
+    reached = _reached_names(fn, start, stopped)
     calls = [c for c in ast.walk(fn) if isinstance(c, ast.Call) and id(c) not in stopped]
     for c in calls:
         if call_name(c, ctx) == "jax.lax.while_loop":
             init = c.args[2] if len(c.args) > 2 else next((k.value for k in c.keywords if k.arg == "init_val"), None)
-            if not _integer_carry(init):
+            if not _integer_carry(init) and _loop_reached(c, fn, reached, stopped):
                 return c, fn
     for c in calls:
         if isinstance(c.func, ast.Name):
             callee = _function(c.func, ctx)
             if callee is not None and callee is not fn:
-                found = _while_loop_reached(callee, ctx, seen, depth + 1)
+                found = _while_loop_reached(callee, _callee_params(c, callee, reached, stopped), ctx, seen,
+                                            depth + 1)
                 if found is not None:
                     return found
     return None
