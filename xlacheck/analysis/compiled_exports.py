@@ -121,6 +121,25 @@ def _module_statements(tree: ast.Module) -> list[ast.stmt]:
     return out
 
 
+def _decorated(stmt: ast.FunctionDef | ast.AsyncFunctionDef, info: FunctionInfo | None, resolve: Any,
+               owner: str = "") -> CompiledCallable | None:
+    """``stmt`` as a compiled callable when a decorator of it is a compiler (the first such one);
+    ``info`` is its FunctionInfo (static parameters), ``owner`` its class for a method (whose
+    ``self`` is no argument a caller passes)."""
+    for dec in stmt.decorator_list:
+        kind = _wrapper_kind(dec, resolve)
+        if kind is None:
+            continue
+        jax, call = kind
+        params, kwonly = _signature(stmt)
+        static_set = info.static_params if info is not None and jax else frozenset()
+        unknown = bool(info is not None and jax and info.static_params_unknown)
+        return CompiledCallable(stmt.name, jax, True, params[1:] if owner else params, kwonly,
+                                tuple(sorted(static_set)), unknown, () if jax else _options(call), stmt.lineno,
+                                owner=owner)
+    return None
+
+
 def compiled_callables(facts: ModuleFacts, tree: ast.Module) -> tuple[CompiledCallable, ...]:
     """The module-level names of this file that are compiled functions: a def decorated with a
     compiler, or a module-level ``name = jax.jit(f, ...)``/``tf.function(f, ...)`` (also
@@ -134,21 +153,11 @@ def compiled_callables(facts: ModuleFacts, tree: ast.Module) -> tuple[CompiledCa
 
     for stmt in _module_statements(tree):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            info = facts.module_funcs.get(stmt.name)
-            for dec in stmt.decorator_list:
-                kind = _wrapper_kind(dec, resolve)
-                if kind is None:
-                    continue
-                jax, call = kind
-                params, kwonly = _signature(stmt)
-                static_set = info.static_params if info is not None and jax else frozenset()
-                unknown = bool(info is not None and jax and info.static_params_unknown)
-                add(CompiledCallable(stmt.name, jax, True, params, kwonly, tuple(sorted(static_set)), unknown,
-                                     () if jax else _options(call), stmt.lineno))
-                break
-            else:
-                if stmt.name in found:
-                    found[stmt.name] = None  # redefined as a plain function
+            decorated = _decorated(stmt, facts.module_funcs.get(stmt.name), resolve)
+            if decorated is not None:
+                add(decorated)
+            elif stmt.name in found:
+                found[stmt.name] = None  # redefined as a plain function
         elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                 and isinstance(stmt.value, ast.Call) and stmt.value.args:
             name, call = stmt.targets[0].id, stmt.value
@@ -200,18 +209,9 @@ def _compiled_methods(facts: ModuleFacts, cls: ast.ClassDef) -> list[CompiledCal
             continue
         if any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in stmt.decorator_list):
             continue
-        method = info.methods.get(stmt.name)
-        for dec in stmt.decorator_list:
-            kind = _wrapper_kind(dec, resolve)
-            if kind is None:
-                continue
-            jax, call = kind
-            params, kwonly = _signature(stmt)
-            static_set = method.static_params if method is not None and jax else frozenset()
-            unknown = bool(method is not None and jax and method.static_params_unknown)
-            add(CompiledCallable(stmt.name, jax, True, params[1:], kwonly, tuple(sorted(static_set)), unknown,
-                                 () if jax else _options(call), stmt.lineno, owner=cls.name))
-            break
+        decorated = _decorated(stmt, info.methods.get(stmt.name), resolve, owner=cls.name)
+        if decorated is not None:
+            add(decorated)
     for stmt in cls.body:
         if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue

@@ -934,6 +934,19 @@ def _method_spans(text: str) -> list[tuple[str, str, int, int]]:
             and not f.name.startswith("__") and f.name not in module_methods() and plainly_decorated(f)]
 
 
+def _name_uses(names: set[str], texts: Sequence[tuple[str, str]]) -> dict[str, list[tuple[str, int]]]:
+    """Every place a name of ``names`` stands as a whole word: name -> [(path, 1-based line)]."""
+    word = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, names))) + r")(?!\w)")
+    uses: dict[str, list[tuple[str, int]]] = {n: [] for n in names}
+    for path, text in texts:
+        if not word.search(text):
+            continue
+        starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        for m in word.finditer(text):
+            uses[m.group(1)].append((path, bisect.bisect_right(starts, m.start(1))))
+    return uses
+
+
 def _uncalled_methods(texts: Sequence[tuple[str, str]], wanted: Mapping[str, Sequence[tuple[str, int, int]]],
                       unused: set[tuple[str, str]], root: str) -> dict[str, dict[str, str]]:
     """Per path: {"Class.method": why} for the methods (:func:`_method_spans`) of classes in use whose name no
@@ -948,14 +961,7 @@ def _uncalled_methods(texts: Sequence[tuple[str, str]], wanted: Mapping[str, Seq
     names = {m[1] for v in spans.values() for m in v}
     if not names:
         return {}
-    word = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, names))) + r")(?!\w)")
-    uses: dict[str, list[tuple[str, int]]] = {n: [] for n in names}
-    for path, text in texts:
-        if not word.search(text):
-            continue
-        starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        for m in word.finditer(text):
-            uses[m.group(1)].append((path, bisect.bisect_right(starts, m.start(1))))
+    uses = _name_uses(names, texts)
     out: dict[str, dict[str, str]] = {}
     for path, methods in spans.items():
         for cls, name, first, last in methods:
@@ -995,14 +1001,7 @@ def _unused(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[
     if not names:
         return {}
     # every place a candidate class is named: (name, path, line)
-    word = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, names))) + r")(?!\w)")
-    uses: dict[str, list[tuple[str, int]]] = {n: [] for n in names}
-    for path, text in texts:
-        if not word.search(text):
-            continue
-        starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        for m in word.finditer(text):
-            uses[m.group(1)].append((path, bisect.bisect_right(starts, m.start(1))))
+    uses = _name_uses(names, texts)
     unused = {(p, n) for p, v in wanted.items() for n, _, _ in v}
 
     def inside(path: str, line: int) -> tuple[str, str] | None:
