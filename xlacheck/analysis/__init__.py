@@ -62,6 +62,18 @@ def is_none(e: ast.AST | None) -> bool:
     return isinstance(e, ast.Constant) and e.value is None
 
 
+def dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a Name/Attribute chain, else None: the one reader of dotted names."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
 def chain_root(e: ast.AST) -> str | None:
     """The name an access chain starts from: ``self`` for ``self._cache[key].v`` and ``self.get(k)``,
     ``tf`` for ``tf.keras.layers.Dense(2)``; None when it starts from anything else (a literal, a call

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from xlacheck.analysis import dotted
 from xlacheck.analysis.contexts import Certainty, FunctionInfo, Level, ModuleFacts
 from xlacheck.analysis.tables import JAX_JIT_NAMES, JIT_COMPILE_KEYWORDS, TF_FUNCTION_NAMES
 
@@ -370,16 +371,11 @@ def imported_callable(facts: ModuleFacts, func: ast.expr, shadowed: Any = None) 
     imported = facts.imported_compiled
     if not imported:
         return None
-    parts: list[str] = []
-    node = func
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
+    name = dotted(func)
+    if name is None:
         return None
-    parts.append(node.id)
-    hit = imported.get(".".join(reversed(parts)))
-    if hit is None or (shadowed is not None and shadowed(node.id, func)):
+    hit = imported.get(name)
+    if hit is None or (shadowed is not None and shadowed(name.partition(".")[0], func)):
         return None
     return hit
 
@@ -391,15 +387,10 @@ def imported_method(facts: ModuleFacts, func: ast.expr, built: ast.expr | None, 
     (``trainer = Trainer(cfg)``, ``trainer = train.Trainer(cfg)``)."""
     if not facts.imported_compiled or not isinstance(func, ast.Attribute) or not isinstance(built, ast.Call):
         return None
-    parts: list[str] = []
-    node = built.func
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
+    name = dotted(built.func)
+    if name is None:
         return None
-    parts.append(node.id)
-    hit = facts.imported_compiled.get(f"{'.'.join(reversed(parts))}().{func.attr}")
-    if hit is None or (shadowed is not None and shadowed(node.id, built)):
+    hit = facts.imported_compiled.get(f"{name}().{func.attr}")
+    if hit is None or (shadowed is not None and shadowed(name.partition(".")[0], built)):
         return None
     return hit

@@ -29,6 +29,7 @@ from enum import IntFlag
 from typing import NamedTuple
 
 from xlacheck import api_table
+from xlacheck.analysis import dotted
 from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
 from xlacheck.analysis.dtypes import DtypeModel, names_bool
 from xlacheck.analysis.imports import AliasTable
@@ -895,15 +896,8 @@ class ValueEnv:
         the class not shadowed by a local."""
         if not isinstance(e, ast.Attribute):
             return False
-        parts: list[str] = []
-        node = e.value
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name) or node.id in self.env:
-            return False
-        parts.append(node.id)
-        return ".".join(reversed(parts)) in self.plain_enums
+        name = dotted(e.value)
+        return name is not None and name.partition(".")[0] not in self.env and name in self.plain_enums
 
     def _framework_object(self, e: ast.expr) -> bool:
         """A call of a framework name (``jax.*``, ``tf.*``, ``keras.*``) whose result the API tables

@@ -15,6 +15,7 @@ import re
 import tokenize
 from collections.abc import Collection, Iterable
 
+from xlacheck.analysis import dotted as dotted  # the shared reader; rewrites import it from here
 from xlacheck.analysis.scopes import FunctionScope, ScopeTree
 from xlacheck.diagnostics import Fix, Location
 from xlacheck.positions import LineTable
@@ -285,16 +286,4 @@ def _tensorflow_alias(tree: ast.Module) -> str | None:
             for alias in node.names:
                 if alias.name == "tensorflow" and alias.asname:
                     return alias.asname
-    return None
-
-
-def dotted(node: ast.AST) -> str | None:
-    """``a.b.c`` for a Name/Attribute chain, else None."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
     return None
