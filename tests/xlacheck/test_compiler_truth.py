@@ -244,6 +244,10 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     # tftables21: eigh's gradient with a complex64 input fails ("Binary op add with different element types")
     ("XLA309-invalid-18", "step", lambda: (tf.eye(3) * 0.5, tf.zeros([3, 3])), "fails"),
     ("XLA309-valid-12", "step", lambda: (tf.eye(3) * 0.5, tf.zeros([3, 3])), "compiles"),  # float32 eigh
+    # reports22-tf: without AutoGraph, range()/int() of tf.shape(x)[1] (symbolic even when static) fail
+    ("XLA302-invalid-6", "f", lambda: (tf.ones([2, 5]),), "fails"),  # range(1, tf.shape(x)[1])
+    ("XLA302-invalid-7", "f", lambda: (tf.ones([2, 6]),), "fails"),  # int(tf.shape(x)[1])
+    ("XLA302-valid-9", "f", lambda: (tf.ones([2, 5]),), "compiles"),  # range(1, x.shape[1])
 ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import math
 
-from xlacheck.analysis.values import DATA, OP, PARAM, SHAPE, TENSOR, VARIABLE, is_unknown_result
+from xlacheck.analysis.values import DATA, OP, OPAQUE, PARAM, SHAPE, TENSOR, VARIABLE, is_unknown_result
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 # Python's `math` module: every function converts its arguments to Python numbers (`__float__`,
@@ -18,6 +18,16 @@ _MATH_FUNCTIONS = frozenset(f"math.{n}" for n in dir(math) if not n.startswith("
 
 def _value_tensor(k: int) -> bool:
     return bool(k & TENSOR) and (bool(k & (DATA | PARAM | VARIABLE)) or not k & SHAPE)
+
+
+def _symbolic_shape(k: int) -> bool:
+    """A tensor computed from shapes only (``tf.shape(x)[1]``, ``tf.size(x) // 2``; the value model's
+    ``TENSOR|SHAPE``, never a bare parameter): symbolic in a tf.function even when the dimension is
+    static, so ``range()``/``int()`` of it fail where AutoGraph does not convert them (TF 2.21,
+    ``tf.function(jit_compile=True, autograph=False)``: ``range(tf.shape(x)[1])`` raises TypeError
+    "'SymbolicTensor' object cannot be interpreted as an integer"). ``shape_list(x)[1]`` (a Python
+    int where the dimension is static) carries SHAPE without TENSOR."""
+    return bool(k & TENSOR) and bool(k & SHAPE) and not k & (PARAM | OPAQUE)
 
 
 # math functions without a jax.numpy function of the same name
@@ -107,6 +117,9 @@ class PythonScalarOfTensor(Rule):
                 "    while n > cores + 2:\n        n = int(math.ceil((n - 2) / cores)) * cores + 2\n"
                 "        sizes.append(n)\n    return sizes\n@tf.function\ndef restrict(x, full_shape, cores):\n"
                 "    pairs = [grid_sizes(n, c) for n, c in zip(full_shape, cores)]\n    return x * len(pairs)\n"),
+        # the static dimension `x.shape[1]` is a Python int, also without AutoGraph
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
+                "    h = x[:, 0]\n    for t in range(1, x.shape[1]):\n        h = h + x[:, t]\n    return h\n"),
     )
     INVALID = (
         Example("import jax\nimport math\n@jax.jit\ndef standardize(x):\n    return x / math.sqrt(x.var())\n",
@@ -141,6 +154,21 @@ class PythonScalarOfTensor(Rule):
                             "number and a traced tensor has no value, so tracing fails with a TypeError; use the "
                             "tf.math op of the same name"),
                 )),
+        # tf.shape gives a symbolic tensor even for a static dimension: without AutoGraph range() of it
+        # raises TypeError ("'SymbolicTensor' object cannot be interpreted as an integer", TF 2.21)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
+                "    h = x[:, 0]\n    for t in range(1, tf.shape(x)[1]):\n        h = h + x[:, t]\n    return h\n",
+                expected=(
+                    (5, 14, "`range()` of a tensor in code AutoGraph does not convert (jit-compiled without "
+                            "AutoGraph): its bounds must be Python ints, the value is symbolic; use tf.while_loop or "
+                            "let AutoGraph convert the loop"),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
+                "    half = int(tf.shape(x)[1]) // 2\n    return x[:, :half]\n",
+                expected=(
+                    (4, 12, "`int()` of a tensor in code AutoGraph does not convert (jit-compiled without AutoGraph): "
+                            "tracing fails because the value is symbolic; use tf.cast(t, tf.int32)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -163,14 +191,22 @@ class PythonScalarOfTensor(Rule):
             # jax.jit every non-static argument is traced
             # (a bound that a function of unknown kind returns is taken for the count it names:
             # `range(num_blocks(x))`, where the helper computes it from static shapes)
-            if not ctx.converted and any(_value_tensor(k) and not is_unknown_result(k)
-                                         and (ctx.function.jax or bool(k & (DATA | VARIABLE | OP)))
+            if not ctx.converted and any((_value_tensor(k) and not is_unknown_result(k)
+                                          and (ctx.function.jax or bool(k & (DATA | VARIABLE | OP))))
+                                         or (not ctx.function.jax and _symbolic_shape(k))
                                          for k in map(ctx.flags, node.args)):
                 fix = "mark it static (static_argnums) or use lax.fori_loop" if ctx.function.jax else "use tf.while_loop or let AutoGraph convert the loop"
                 ctx.report(self, node, f"`range()` of a tensor in code AutoGraph does not convert ({ctx.function.why}):"
                                        f" its bounds must be Python ints, the value is symbolic; {fix}")
             return
-        if len(node.args) != 1 or not _value_tensor(ctx.flags(node.args[0])):
+        if len(node.args) != 1:
+            return
+        k = ctx.flags(node.args[0])
+        if not _value_tensor(k):
+            if f.id == "int" and not ctx.converted and not ctx.function.jax and _symbolic_shape(k):
+                ctx.report(self, node,
+                           f"`int()` of a tensor in code AutoGraph does not convert ({ctx.function.why}): tracing "
+                           f"fails because the value is symbolic; use {_cast(f.id, ctx.function.jax)}")
             return
         if f.id == "bool":
             ctx.report(self, node, "`bool()` of a tensor in compiled code: tracing fails with 'Using a symbolic "
