@@ -135,6 +135,16 @@ class JaxStateWeakTypeChange(ModuleRule):
                 "    return q + step_size * p, jnp.minimum(1.0, jnp.exp(-jnp.sum(p ** 2)))\n"
                 "def warmup(q, keys, init_step_size=0.1):\n    step_size = init_step_size\n    for key in keys:\n"
                 "        q, acc = transition(q, key, step_size)\n        step_size = step_size * 0.9\n    return q\n"),
+        # a Python-float leaf updated by a tree_map of its weakly typed gradient stays weakly typed
+        # (the gradient of a weakly typed input is: weak.python_float_then_jitted_grad): one trace
+        Example("import jax\nimport jax.numpy as jnp\ndef init():\n    return {\"w\": jnp.ones((3,)), \"b\": 0.0}\n"
+                "@jax.jit\ndef step(params, count, x):\n"
+                "    grads = jax.grad(lambda p: jnp.sum((p[\"w\"] * x + p[\"b\"]) ** 2))(params)\n"
+                "    count = count + 1\n    scale = 1 - 0.9 ** count\n"
+                "    params = jax.tree_util.tree_map(lambda p, g: p - 0.1 * g, params, grads)\n"
+                "    return params, count\n"
+                "def fit(x, n):\n    params = init()\n    count = jnp.zeros((), jnp.int32)\n"
+                "    for _ in range(n):\n        params, count = step(params, count, x)\n    return params\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
@@ -240,6 +250,23 @@ class JaxStateWeakTypeChange(ModuleRule):
                             "the next call of jitted `transition`: that call has a different abstract type, so "
                             "jax.jit compiles again; start it as the type the loop gives it (a float literal, or "
                             "jnp.asarray(x, jnp.float32))"),
+                )),
+        # a Python-float leaf of a dict tree, returned by a tree_map with a bias correction from an
+        # int32 count (0.9 ** count: strongly typed inside jax.jit, jax_weak_types.json): 2 traces
+        Example("import jax\nimport jax.numpy as jnp\ndef init():\n    return {\"w\": jnp.ones((3,)), \"b\": 0.0}\n"
+                "@jax.jit\ndef step(params, count, x):\n"
+                "    grads = jax.grad(lambda p: jnp.sum((p[\"w\"] * x + p[\"b\"]) ** 2))(params)\n"
+                "    count = count + 1\n    scale = 1 - 0.9 ** count\n"
+                "    params = jax.tree_util.tree_map(lambda p, g: p - 0.1 * g / scale, params, grads)\n"
+                "    return params, count\n"
+                "def fit(x, n):\n    params = init()\n    count = jnp.zeros((), jnp.int32)\n"
+                "    for _ in range(n):\n        params, count = step(params, count, x)\n    return params\n",
+                expected=(
+                    (4, 39, "leaf `b` of `params` starts weakly typed (a Python number) but jitted `step` "
+                            "returns it strongly typed (jnp.power of a float and an integer array (measured)) "
+                            "at line 10: the tree fed back has a different abstract type, so jax.jit compiles "
+                            "the step again on the next call; build the leaf with the dtype the update keeps "
+                            "(jnp.asarray(x, jnp.float32))"),
                 )),
     )
 
