@@ -811,7 +811,8 @@ def test_python_float_counting_an_integer_sum_compiles_once():
     assert len(ns["TRACES"]) == 2
 
 
-_LEAF_SRC = ("import jax\nimport jax.numpy as jnp\nTRACES = []\ndef init():\n    return {\"w\": jnp.ones((3,)), \"b\": 0.0}\n"
+_LEAF_SRC = ("import jax\nimport jax.numpy as jnp\nTRACES = []\n"
+             "def init():\n    return {\"w\": jnp.ones((3,)), \"b\": 0.0}\n"
              "@jax.jit\ndef step(params, count, x):\n    TRACES.append(1)\n"
              "    grads = jax.grad(lambda p: jnp.sum((p[\"w\"] * x + p[\"b\"]) ** 2))(params)\n"
              "    count = count + 1\n    scale = 1 - 0.9 ** count\n"
