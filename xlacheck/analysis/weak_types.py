@@ -346,9 +346,11 @@ class WeakTypes:
     def _binding(self, e: ast.Name) -> ast.expr | None:
         """The value ``e`` is bound to once in its function (None: a parameter, rebound, unknown)."""
         found = self._assigned(e)
-        if found is None or found[0] is None:
+        if found is None:
             return None
         value, position, size = found
+        if value is None:
+            return None
         return value if position is None else self._unpacked(value, position, size)
 
     def _name(self, e: ast.Name, depth: int) -> Strength | None:
@@ -414,9 +416,11 @@ class WeakTypes:
             return self.leaf(inner, key, depth + 1) if inner is not None else None
         if isinstance(tree, ast.Name):
             found = self._assigned(tree)
-            if found is None or found[0] is None:
+            if found is None:
                 return None
             value, position, size = found
+            if value is None:
+                return None
             gradient = self._gradient_of(value, position)
             if gradient is not None:
                 return self.leaf(gradient, key, depth + 1)

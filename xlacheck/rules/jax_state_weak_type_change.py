@@ -567,13 +567,13 @@ def _first_call_trees(index: ModuleIndex, weak: WeakTypes, step: ast.AST,
         for t in ast.walk(n) if isinstance(n, ast.stmt) else ():
             if not (isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store) and t.id in initial):
                 continue
-            single = isinstance(n, ast.Assign) and n in body and len(n.targets) == 1 and n.targets[0] is t
-            if t.id in until or not single:
+            if t.id not in until and isinstance(n, ast.Assign) and n in body and len(n.targets) == 1 \
+                    and n.targets[0] is t:
+                until[t.id] = (n.end_lineno or n.lineno, n.end_col_offset or 0)
+                after[t.id] = n.value
+            else:
                 until[t.id] = (0, 0)  # rebound more than once, in a block, or unpacked: unknown
                 after.pop(t.id, None)
-            else:
-                until[t.id] = (n.end_lineno or n.lineno, n.end_col_offset or 0)
-                after[t.id] = n.value  # type: ignore[union-attr]
 
     def held(e: ast.Name) -> ast.expr | None:
         if e.id not in initial or weak.owner(e) is not step:
