@@ -861,3 +861,22 @@ def test_python_float_total_of_an_integer_argument_sum_traces_once():
     ns = _run(from_int)
     ns["run"](3)
     assert len(ns["TRACES"]) == 2
+
+
+def test_builtin_max_of_int_floor_and_float_compiles_once_per_type():
+    # max(1, t) returns the int 1 for a small total and the float t otherwise: weakly typed int32, then
+    # float32, two traces (mbi PR 201); with the float floor 1.0 it is always a float, one trace
+    src = ("import jax\nimport jax.numpy as jnp\nTRACES = []\ndef floor_total(x):\n    t = float(jnp.sum(x))\n"
+           "    return max(1, t)\n@jax.jit\ndef step(p, total):\n    TRACES.append(1)\n    return p / total\n"
+           "def run(batches):\n    p = jnp.ones(3)\n    for b in batches:\n        p = step(p, floor_total(b))\n"
+           "    return p\n")
+    batches = [jax.numpy.full(3, 0.1), jax.numpy.full(3, 2.0), jax.numpy.full(3, 3.0)]
+    assert "XLA415" in _codes(src)
+    ns = _run(src)
+    ns["run"](batches)
+    assert len(ns["TRACES"]) == 2
+    fixed = src.replace("max(1, t)", "max(1.0, t)")
+    assert "XLA415" not in _codes(fixed)
+    ns = _run(fixed)
+    ns["run"](batches)
+    assert len(ns["TRACES"]) == 1

@@ -343,6 +343,10 @@ class WeakTypes:
             return None
         return bindings[0] if len(bindings) == 1 else None
 
+    def binding(self, e: ast.Name) -> ast.expr | None:
+        """The value ``e`` is bound to once in its function (None: a parameter, rebound, unknown)."""
+        return self._binding(e)
+
     def _binding(self, e: ast.Name) -> ast.expr | None:
         """The value ``e`` is bound to once in its function (None: a parameter, rebound, unknown)."""
         found = self._assigned(e)
@@ -379,6 +383,47 @@ class WeakTypes:
             return None
         return returns[0].elts[position]
 
+    # -- Python numbers whose type depends on the data -------------------------------------------
+    def number_types(self, e: ast.expr, depth: int = 0) -> frozenset[str] | None:
+        """The Python number types (``int``, ``float``) ``e`` can evaluate to, when every way it can
+        is evident: a literal, ``float(...)``, ``int(...)``, ``len(...)``, builtin ``max``/``min``
+        (which return one of their arguments unchanged, so ``max(1, x)`` with a float ``x`` is an int
+        or a float depending on the data), a conditional expression, a name bound once, a call of a
+        function of this file (all its returns); None when anything is not evident."""
+        if depth > self.max_depth:
+            return None
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+            return self.number_types(e.operand, depth + 1)
+        if isinstance(e, ast.Constant):
+            return frozenset({type(e.value).__name__}) if type(e.value) in (int, float) else None
+        if isinstance(e, ast.IfExp):
+            body, orelse = self.number_types(e.body, depth + 1), self.number_types(e.orelse, depth + 1)
+            return body | orelse if body is not None and orelse is not None else None
+        if isinstance(e, ast.Name):
+            value = self._binding(e)
+            return self.number_types(value, depth + 1) if value is not None else None
+        if not isinstance(e, ast.Call) or e.keywords or any(isinstance(a, ast.Starred) for a in e.args):
+            return None
+        if isinstance(e.func, ast.Name) and self.resolve(e.func) is None and (
+                self.callee is None or self.callee(e) is None):
+            builtin = e.func.id
+            if builtin == "float" and len(e.args) == 1:
+                return frozenset({"float"})
+            if builtin in ("int", "len") and len(e.args) == 1:
+                return frozenset({"int"})
+            if builtin in ("max", "min") and len(e.args) >= 2:
+                kinds = [k for a in e.args if (k := self.number_types(a, depth + 1)) is not None]
+                return frozenset().union(*kinds) if len(kinds) == len(e.args) else None
+            return None
+        target = self.callee(e) if self.callee is not None and isinstance(e.func, ast.Name) else None
+        if target is None:
+            return None
+        returns = [n.value for n in self.scopes.scope_nodes(target) if isinstance(n, ast.Return)]
+        if not returns or any(r is None for r in returns):
+            return None
+        found = [k for r in returns if r is not None and (k := self.number_types(r, depth + 1)) is not None]
+        return frozenset().union(*found) if len(found) == len(returns) else None
+
     # -- pytree leaves ----------------------------------------------------------------------------
     def leaf_value(self, tree: ast.expr, key: object, depth: int = 0) -> ast.expr | None:
         """The expression the leaf ``key`` of ``tree`` is built from, read syntactically: a dict
@@ -396,7 +441,7 @@ class WeakTypes:
             value = self._binding(tree)
             return self.leaf_value(value, key, depth + 1) if value is not None else None
         if isinstance(tree, ast.Call):
-            returned = self._single_return(tree)
+            returned = self.single_return(tree)
             return self.leaf_value(returned, key, depth + 1) if returned is not None else None
         return None
 
@@ -432,11 +477,12 @@ class WeakTypes:
                 return self.leaf(gradient, key, depth + 1)
             if self.resolve(tree.func) in _LEAFWISE_MAPS:
                 return self._tree_map_leaf(tree, key, depth)
-            returned = self._single_return(tree)
+            returned = self.single_return(tree)
             return self.leaf(returned, key, depth + 1) if returned is not None else None
         return None
 
-    def _single_return(self, call: ast.Call) -> ast.expr | None:
+    def single_return(self, call: ast.Call) -> ast.expr | None:
+        """The single return value of the function of this file ``call`` runs (None: unknown)."""
         target = self.callee(call) if self.callee is not None and isinstance(call.func, ast.Name) else None
         if target is None:
             return None

@@ -61,7 +61,15 @@ class JaxStateWeakTypeChange(ModuleRule):
     the cache is read from the measured table `xlacheck/data/jax_cache_key.json`
     (`weak.python_int_then_python_float`, `weak.python_float_then_float32_scalar`,
     `weak.python_float_then_numpy_float32`); a Python float rebound to another Python float, or
-    an int counter incremented by ints, hits the cache and is not flagged.
+    an int counter incremented by ints, hits the cache and is not flagged. The same for a leaf of a
+    dict tree carried through a jitted call in a loop (`params = init()` returning
+    `{"w": ..., "b": 0.0}` before it, `params, count = step(params, count, x)` in it) when the step
+    evidently returns that leaf with the other weak type: a `tree_map` is evaluated leafwise, a
+    gradient has its input's weak type, and `0.9 ** count` of an `int32` count is strongly typed
+    (measured in `jax_weak_types.json`; `pytree.python_float_leaf_then_strong_update`). And for a
+    value that is a Python int or a Python float depending on the data, because builtin `max`/`min`
+    return one of their arguments unchanged (`max(1, estimate)` with a float `estimate`), passed to
+    a jitted function: it compiles once for each type.
 
     ## Why is this bad?
     `jax.jit` keys its cache on each argument's shape, dtype and weak type. A weakly typed
@@ -145,6 +153,12 @@ class JaxStateWeakTypeChange(ModuleRule):
                 "    return params, count\n"
                 "def fit(x, n):\n    params = init()\n    count = jnp.zeros((), jnp.int32)\n"
                 "    for _ in range(n):\n        params, count = step(params, count, x)\n    return params\n"),
+        # a float floor: always a Python float, one abstract type
+        Example("import jax\nimport jax.numpy as jnp\ndef floor_total(x):\n    t = float(jnp.sum(x))\n"
+                "    return max(1.0, t)\n"
+                "@jax.jit\ndef step(p, total):\n    return p / total\n"
+                "def run(batches):\n    p = jnp.ones(3)\n    for b in batches:\n        p = step(p, floor_total(b))\n"
+                "    return p\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
@@ -268,6 +282,19 @@ class JaxStateWeakTypeChange(ModuleRule):
                             "the step again on the next call; build the leaf with the dtype the update keeps "
                             "(jnp.asarray(x, jnp.float32))"),
                 )),
+        # builtin max returns one of its arguments: a Python int (total below 1) or a float, one compile each
+        Example("import jax\nimport jax.numpy as jnp\ndef floor_total(x):\n    t = float(jnp.sum(x))\n"
+                "    return max(1, t)\n"
+                "@jax.jit\ndef step(p, total):\n    return p / total\n"
+                "def run(batches):\n    p = jnp.ones(3)\n    for b in batches:\n        p = step(p, floor_total(b))\n"
+                "    return p\n",
+                expected=(
+                    (5, 12, "this is a Python int or a Python float depending on the data (builtin `max(...)` "
+                            "returns one of its arguments unchanged), and it reaches parameter `total` of jitted "
+                            "`step` (line 12): a weakly typed int32 and a float32 are different abstract types, "
+                            "so jax.jit compiles once for each; make every branch a float (a float literal such "
+                            "as 1.0)"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -276,6 +303,7 @@ class JaxStateWeakTypeChange(ModuleRule):
         index = ctx.index
         self._check_carried(ctx, index)
         self._check_carried_leaves(ctx, index)
+        self._check_int_or_float(ctx, index)
         jitted_by_name = dict(jax_jitted(ctx.facts, index))
         self._check_rebound_in_loop(ctx, index, jitted_by_name)
         if not jitted_by_name:
@@ -394,6 +422,38 @@ class JaxStateWeakTypeChange(ModuleRule):
                                "compiles the step again on the next call; build the leaf with the dtype the "
                                "update keeps (jnp.asarray(x, jnp.float32))")
                     break
+
+    # -- a Python number that is an int or a float depending on the data ---------------------------
+    def _check_int_or_float(self, ctx: ModuleContext, index: ModuleIndex) -> None:
+        """``total = max(1, estimate)`` (``estimate`` a float) passed to a jitted function: builtin
+        ``max``/``min`` return one of their arguments unchanged, so the argument is a Python int in one
+        call and a Python float in another, weakly typed int32 then float32: two abstract types, two
+        compiles (``weak.python_int_then_python_float`` in the cache-key table)."""
+        if not jax_cache.recompiles("weak.python_int_then_python_float"):
+            return
+        resolve = jitted_call_resolver(ctx.facts, index)
+        weak = _weak_types(ctx, index)
+        reported: set[int] = set()
+        for outer_call, _ in index.calls:
+            hit = resolve(outer_call)
+            if hit is None or in_test(index, ctx.path, outer_call) or runs_traced(ctx.facts, index, outer_call):
+                continue
+            call, shown, info = hit
+            for param, arg in bound_arguments(call_params(info, call), call, index):
+                if param.startswith("#") or param in info.static_params:
+                    continue
+                if weak.number_types(arg) != frozenset({"int", "float"}):
+                    continue
+                source = _int_or_float_source(weak, arg)
+                if source is None or id(source) in reported:
+                    continue
+                reported.add(id(source))
+                ctx.report(self, source, f"this is a Python int or a Python float depending on the data "
+                                          f"(builtin `{_shown_source(source)}` returns one of its arguments "
+                                          f"unchanged), and it reaches parameter `{param}` of jitted `{shown}` "
+                                          f"(line {call.lineno}): a weakly typed int32 and a float32 are different "
+                                          "abstract types, so jax.jit compiles once for each; make every branch "
+                                          "a float (a float literal such as 1.0)")
 
     # -- a Python number the loop body rebinds to a float or a strongly typed value -------------
     def _check_rebound_in_loop(self, ctx: ModuleContext, index: ModuleIndex,
@@ -526,6 +586,28 @@ def _first_call_reads(step: FunctionInfo | None,
     return reads
 
 
+def _int_or_float_source(weak: WeakTypes, e: ast.expr, depth: int = 0) -> ast.expr | None:
+    """The builtin ``max``/``min`` call that makes ``e`` an int or a float (which one, the data decides;
+    a conditional expression is left out: its condition is often fixed for a whole run)."""
+    if depth > 8:
+        return None
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in ("max", "min") \
+            and weak.resolve(e.func) is None and (weak.callee is None or weak.callee(e) is None) \
+            and weak.number_types(e) == frozenset({"int", "float"}):
+        return e
+    if isinstance(e, ast.Name):
+        value = weak.binding(e)
+        return _int_or_float_source(weak, value, depth + 1) if value is not None else None
+    if isinstance(e, ast.Call):
+        returned = weak.single_return(e)
+        return _int_or_float_source(weak, returned, depth + 1) if returned is not None else None
+    return None
+
+
+def _shown_source(source: ast.expr) -> str:
+    return f"{source.func.id}(...)" if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) else "max"
+
+
 def _tree_literal(weak: WeakTypes, start: ast.expr) -> ast.Dict | None:
     """The dict literal a carried tree starts as: the expression itself, a name bound to one once, or
     the single return of the function of this file it calls."""
@@ -533,9 +615,9 @@ def _tree_literal(weak: WeakTypes, start: ast.expr) -> ast.Dict | None:
         if isinstance(start, ast.Dict):
             return start
         if isinstance(start, ast.Call):
-            returned = weak._single_return(start)
+            returned = weak.single_return(start)
         elif isinstance(start, ast.Name):
-            returned = weak._binding(start)
+            returned = weak.binding(start)
         else:
             return None
         if returned is None:
