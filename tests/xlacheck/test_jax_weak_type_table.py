@@ -121,3 +121,13 @@ def _strength_of_last(src: str) -> tuple[str, str] | None:
 def test_evaluator(src: str, expected: str | None):
     found = _strength_of_last(src)
     assert (found[0] if found else None) == expected
+
+
+def test_numpy_int_times_python_float_is_strongly_typed():
+    # np.int64(3) * 0.5 is a NumPy float64 (not a Python float): jax.jit takes it as a strongly typed
+    # float32 (measured on jax 0.10.2), and the evaluator says so
+    jax = pytest.importorskip("jax")
+    np_ = pytest.importorskip("numpy")
+    assert not jax.jit(lambda x: x)(np_.int64(3) * 0.5).weak_type
+    found = _strength_of_last("def f(x):\n    return np.int64(3) * 0.5\n")
+    assert found is not None and found[0] == "strongly"
