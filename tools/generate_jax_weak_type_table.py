@@ -18,6 +18,10 @@ function, so each entry below is measured twice, inside ``jax.jit`` as a step co
   strongly typed ``int32`` array (a random draw: its default dtype); absent when the call raises. A
   strongly typed integer result does not decide the weak type of arithmetic with a Python float
   (``jnp.sum(mask) + 0.5`` is a weakly typed ``float32``), so the evaluator needs it.
+* ``int_then_weak_float`` / ``weak_float_then_int`` (functions of two numeric arguments): the result's
+  ``weak_type`` when one argument is a strongly typed ``int32`` array and the other a weakly typed float
+  (first / second). Mostly weakly typed, but not always: inside ``jax.jit``, ``0.9 ** count`` with an
+  ``int32`` count is a strongly typed ``float32`` (``jnp.power``), while ``0.5 * count`` is weakly typed.
 
 ``kind`` sums the two up: ``strong`` (never weakly typed: random draws, reductions that fix a dtype),
 ``propagates`` (weakly typed exactly when every numeric input is: elementwise math, most reductions),
@@ -125,6 +129,15 @@ def measure() -> dict[str, Any]:
                 return None
             return bool(jnp.issubdtype(dtype, jnp.integer) or jnp.issubdtype(dtype, jnp.bool_))
 
+        def mixed(int_first: bool, call: Callable[..., Any] = call) -> bool | None:
+            def f(key: Any) -> Any:
+                integer, weak = jnp.ones((), jnp.int32) * 2, jnp.asarray(0.5)
+                return call(jax, jnp, key, *((integer, weak) if int_first else (weak, integer)))
+            try:
+                return bool(jax.jit(f)(key).weak_type)
+            except Exception:  # noqa: BLE001 - a function that does not take the pair: no measurement
+                return None
+
         from_weak = weak_type(False)
         from_strong = weak_type(True) if arity else from_weak
         kind = "strong" if not from_weak else "propagates" if not from_strong else "weak"
@@ -132,6 +145,11 @@ def measure() -> dict[str, Any]:
         measured = integer()
         if measured is not None:
             functions[name]["integer"] = measured
+        if arity == 2:
+            for field, int_first in (("int_then_weak_float", True), ("weak_float_then_int", False)):
+                weak = mixed(int_first)
+                if weak is not None:
+                    functions[name][field] = weak
     return {
         "schema_version": SCHEMA_VERSION,
         "framework": f"jax {jax.__version__}",

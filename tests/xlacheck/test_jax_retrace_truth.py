@@ -809,3 +809,74 @@ def test_python_float_counting_an_integer_sum_compiles_once():
     ns = _run(from_int)
     ns["evaluate"](batches)
     assert len(ns["TRACES"]) == 2
+
+
+_LEAF_SRC = ("import jax\nimport jax.numpy as jnp\nTRACES = []\n"
+             "def init():\n    return {\"w\": jnp.ones((3,)), \"b\": 0.0}\n"
+             "@jax.jit\ndef step(params, count, x):\n    TRACES.append(1)\n"
+             "    grads = jax.grad(lambda p: jnp.sum((p[\"w\"] * x + p[\"b\"]) ** 2))(params)\n"
+             "    count = count + 1\n    scale = 1 - 0.9 ** count\n"
+             "    params = jax.tree_util.tree_map(lambda p, g: p - 0.1 * g / scale, params, grads)\n"
+             "    return params, count\n"
+             "def fit(x, n):\n    params = init()\n    count = jnp.zeros((), jnp.int32)\n"
+             "    for _ in range(n):\n        params, count = step(params, count, x)\n    return params\n")
+
+
+def _leaf_traces(src: str) -> int:
+    ns = _run(src)
+    ns["fit"](jax.numpy.ones(3), 4)
+    return len(ns["TRACES"])
+
+
+def test_pytree_leaf_python_float_then_bias_corrected_update_traces_twice():
+    # the leaf `b` starts as a Python float (weakly typed); 0.9 ** count with an int32 count is strongly
+    # typed inside jax.jit, so the tree_map returns `b` strongly typed and the second call traces again
+    assert "XLA415" in _codes(_LEAF_SRC)
+    assert _leaf_traces(_LEAF_SRC) == 2
+    typed = _LEAF_SRC.replace('"b": 0.0', '"b": jnp.zeros((), jnp.float32)')
+    assert "XLA415" not in _codes(typed)
+    assert _leaf_traces(typed) == 1
+
+
+def test_pytree_leaf_python_float_updated_by_its_gradient_traces_once():
+    # the gradient of a weakly typed leaf is weakly typed, and so is `p - 0.1 * g`: one trace, no finding
+    plain = _LEAF_SRC.replace("0.1 * g / scale", "0.1 * g")
+    assert "XLA415" not in _codes(plain)
+    assert _leaf_traces(plain) == 1
+
+
+def test_python_float_total_of_an_integer_argument_sum_traces_once():
+    # `total + jnp.sum(labels)` with int32 labels bound before the loop: a weakly typed float32 (one
+    # trace, no finding); from the int 0 it is a strongly typed int32 (two traces, flagged)
+    src = ("import jax\nimport jax.numpy as jnp\nTRACES = []\n@jax.jit\ndef add(total, labels):\n"
+           "    TRACES.append(1)\n    return total + jnp.sum(labels)\n"
+           "def run(n):\n    labels = jnp.arange(5, dtype=jnp.int32)\n    total = 0.0\n"
+           "    for _ in range(n):\n        total = add(total, labels)\n    return total\n")
+    assert "XLA415" not in _codes(src)
+    ns = _run(src)
+    ns["run"](3)
+    assert len(ns["TRACES"]) == 1
+    from_int = src.replace("total = 0.0", "total = 0")
+    assert "XLA415" in _codes(from_int)
+    ns = _run(from_int)
+    ns["run"](3)
+    assert len(ns["TRACES"]) == 2
+
+
+def test_builtin_max_of_int_floor_and_float_compiles_once_per_type():
+    # max(1, t) returns the int 1 for a small total and the float t otherwise: weakly typed int32, then
+    # float32, two traces (mbi PR 201); with the float floor 1.0 it is always a float, one trace
+    src = ("import jax\nimport jax.numpy as jnp\nTRACES = []\ndef floor_total(x):\n    t = float(jnp.sum(x))\n"
+           "    return max(1, t)\n@jax.jit\ndef step(p, total):\n    TRACES.append(1)\n    return p / total\n"
+           "def run(batches):\n    p = jnp.ones(3)\n    for b in batches:\n        p = step(p, floor_total(b))\n"
+           "    return p\n")
+    batches = [jax.numpy.full(3, 0.1), jax.numpy.full(3, 2.0), jax.numpy.full(3, 3.0)]
+    assert "XLA415" in _codes(src)
+    ns = _run(src)
+    ns["run"](batches)
+    assert len(ns["TRACES"]) == 2
+    fixed = src.replace("max(1, t)", "max(1.0, t)")
+    assert "XLA415" not in _codes(fixed)
+    ns = _run(fixed)
+    ns["run"](batches)
+    assert len(ns["TRACES"]) == 1

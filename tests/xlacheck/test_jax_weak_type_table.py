@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from xlacheck.analysis.scopes import ScopeTree
-from xlacheck.analysis.weak_types import WeakTypes, result_kind, returns_integer
+from xlacheck.analysis.weak_types import WeakTypes, mixed_result_weak, result_kind, returns_integer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,6 +41,26 @@ def test_result_kinds(name: str, kind: str | None):
 def test_integer_results(name: str, integer: bool):
     # measured: the result of integer inputs (a draw: its default dtype) is an integer or boolean array
     assert returns_integer(name) is integer
+
+
+@pytest.mark.parametrize(("name", "int_first", "weak"), [
+    ("jnp.multiply", True, True), ("jnp.multiply", False, True), ("jnp.add", False, True),
+    ("jnp.power", True, True), ("jnp.power", False, False), ("jnp.nonexistent_function", True, None),
+])
+def test_mixed_integer_and_weak_float(name: str, int_first: bool, weak: bool | None):
+    # measured inside jax.jit: a weakly typed float raised to an int32 power is strongly typed
+    assert mixed_result_weak(name, int_first) is weak
+
+
+def test_power_of_python_float_by_integer_array_is_strong_under_jit():
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+
+    @jax.jit
+    def f(count):
+        return 0.9 ** count, count ** 0.5, 0.9 * count
+
+    assert [r.weak_type for r in f(jnp.ones((), jnp.int32))] == [False, True, True]
 
 
 def test_mixed_integer_and_python_float_is_weakly_typed_under_jax():
@@ -94,7 +114,20 @@ def _strength_of_last(src: str) -> tuple[str, str] | None:
     ("def f(m):\n    return jnp.sum(m > 0) + 1\n", "strongly"),
     ("def f(m):\n    return jnp.mean(m > 0) * 0.5\n", "strongly"),
     ("def f(x):\n    return x.astype(jnp.float32) + 1.0\n", "strongly"),
+    # ... except raised by it: 0.9 ** count is strongly typed inside jax.jit (int_then_weak_float table field)
+    ("def f(x):\n    count = jnp.zeros((), jnp.int32)\n    return 0.9 ** count\n", "strongly"),
+    ("def f(x):\n    count = jnp.zeros((), jnp.int32)\n    return count ** 0.5\n", None),
 ])
 def test_evaluator(src: str, expected: str | None):
     found = _strength_of_last(src)
     assert (found[0] if found else None) == expected
+
+
+def test_numpy_int_times_python_float_is_strongly_typed():
+    # np.int64(3) * 0.5 is a NumPy float64 (not a Python float): jax.jit takes it as a strongly typed
+    # float32 (measured on jax 0.10.2), and the evaluator says so
+    jax = pytest.importorskip("jax")
+    np_ = pytest.importorskip("numpy")
+    assert not jax.jit(lambda x: x)(np_.int64(3) * 0.5).weak_type
+    found = _strength_of_last("def f(x):\n    return np.int64(3) * 0.5\n")
+    assert found is not None and found[0] == "strongly"

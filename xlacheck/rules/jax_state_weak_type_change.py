@@ -9,7 +9,7 @@ from xlacheck import jax_cache
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.pytrees import state_classes
-from xlacheck.analysis.weak_types import WeakTypes, python_number
+from xlacheck.analysis.weak_types import WeakTypes, dict_leaves, python_number, returns_integer
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_arguments,
@@ -61,7 +61,15 @@ class JaxStateWeakTypeChange(ModuleRule):
     the cache is read from the measured table `xlacheck/data/jax_cache_key.json`
     (`weak.python_int_then_python_float`, `weak.python_float_then_float32_scalar`,
     `weak.python_float_then_numpy_float32`); a Python float rebound to another Python float, or
-    an int counter incremented by ints, hits the cache and is not flagged.
+    an int counter incremented by ints, hits the cache and is not flagged. The same for a leaf of a
+    dict tree carried through a jitted call in a loop (`params = init()` returning
+    `{"w": ..., "b": 0.0}` before it, `params, count = step(params, count, x)` in it) when the step
+    evidently returns that leaf with the other weak type: a `tree_map` is evaluated leafwise, a
+    gradient has its input's weak type, and `0.9 ** count` of an `int32` count is strongly typed
+    (measured in `jax_weak_types.json`; `pytree.python_float_leaf_then_strong_update`). And for a
+    value that is a Python int or a Python float depending on the data, because builtin `max`/`min`
+    return one of their arguments unchanged (`max(1, estimate)` with a float `estimate`), passed to
+    a jitted function: it compiles once for each type.
 
     ## Why is this bad?
     `jax.jit` keys its cache on each argument's shape, dtype and weak type. A weakly typed
@@ -135,6 +143,22 @@ class JaxStateWeakTypeChange(ModuleRule):
                 "    return q + step_size * p, jnp.minimum(1.0, jnp.exp(-jnp.sum(p ** 2)))\n"
                 "def warmup(q, keys, init_step_size=0.1):\n    step_size = init_step_size\n    for key in keys:\n"
                 "        q, acc = transition(q, key, step_size)\n        step_size = step_size * 0.9\n    return q\n"),
+        # a Python-float leaf updated by a tree_map of its weakly typed gradient stays weakly typed
+        # (the gradient of a weakly typed input is: weak.python_float_then_jitted_grad): one trace
+        Example("import jax\nimport jax.numpy as jnp\ndef init():\n    return {\"w\": jnp.ones((3,)), \"b\": 0.0}\n"
+                "@jax.jit\ndef step(params, count, x):\n"
+                "    grads = jax.grad(lambda p: jnp.sum((p[\"w\"] * x + p[\"b\"]) ** 2))(params)\n"
+                "    count = count + 1\n    scale = 1 - 0.9 ** count\n"
+                "    params = jax.tree_util.tree_map(lambda p, g: p - 0.1 * g, params, grads)\n"
+                "    return params, count\n"
+                "def fit(x, n):\n    params = init()\n    count = jnp.zeros((), jnp.int32)\n"
+                "    for _ in range(n):\n        params, count = step(params, count, x)\n    return params\n"),
+        # a float floor: always a Python float, one abstract type
+        Example("import jax\nimport jax.numpy as jnp\ndef floor_total(x):\n    t = float(jnp.sum(x))\n"
+                "    return max(1.0, t)\n"
+                "@jax.jit\ndef step(p, total):\n    return p / total\n"
+                "def run(batches):\n    p = jnp.ones(3)\n    for b in batches:\n        p = step(p, floor_total(b))\n"
+                "    return p\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
@@ -241,6 +265,36 @@ class JaxStateWeakTypeChange(ModuleRule):
                             "jax.jit compiles again; start it as the type the loop gives it (a float literal, or "
                             "jnp.asarray(x, jnp.float32))"),
                 )),
+        # a Python-float leaf of a dict tree, returned by a tree_map with a bias correction from an
+        # int32 count (0.9 ** count: strongly typed inside jax.jit, jax_weak_types.json): 2 traces
+        Example("import jax\nimport jax.numpy as jnp\ndef init():\n    return {\"w\": jnp.ones((3,)), \"b\": 0.0}\n"
+                "@jax.jit\ndef step(params, count, x):\n"
+                "    grads = jax.grad(lambda p: jnp.sum((p[\"w\"] * x + p[\"b\"]) ** 2))(params)\n"
+                "    count = count + 1\n    scale = 1 - 0.9 ** count\n"
+                "    params = jax.tree_util.tree_map(lambda p, g: p - 0.1 * g / scale, params, grads)\n"
+                "    return params, count\n"
+                "def fit(x, n):\n    params = init()\n    count = jnp.zeros((), jnp.int32)\n"
+                "    for _ in range(n):\n        params, count = step(params, count, x)\n    return params\n",
+                expected=(
+                    (4, 39, "leaf `b` of `params` starts weakly typed (a Python number) but jitted `step` "
+                            "returns it strongly typed (jnp.power of a float and an integer array (measured)) "
+                            "at line 10: the tree fed back has a different abstract type, so jax.jit compiles "
+                            "the step again on the next call; build the leaf with the dtype the update keeps "
+                            "(jnp.asarray(x, jnp.float32))"),
+                )),
+        # builtin max returns one of its arguments: a Python int (total below 1) or a float, one compile each
+        Example("import jax\nimport jax.numpy as jnp\ndef floor_total(x):\n    t = float(jnp.sum(x))\n"
+                "    return max(1, t)\n"
+                "@jax.jit\ndef step(p, total):\n    return p / total\n"
+                "def run(batches):\n    p = jnp.ones(3)\n    for b in batches:\n        p = step(p, floor_total(b))\n"
+                "    return p\n",
+                expected=(
+                    (5, 12, "this is a Python int or a Python float depending on the data (builtin `max(...)` "
+                            "returns one of its arguments unchanged), and it reaches parameter `total` of jitted "
+                            "`step` (line 12): a weakly typed int32 and a float32 are different abstract types, "
+                            "so jax.jit compiles once for each; make every branch a float (a float literal such "
+                            "as 1.0)"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -248,6 +302,8 @@ class JaxStateWeakTypeChange(ModuleRule):
             return
         index = ctx.index
         self._check_carried(ctx, index)
+        self._check_carried_leaves(ctx, index)
+        self._check_int_or_float(ctx, index)
         jitted_by_name = dict(jax_jitted(ctx.facts, index))
         self._check_rebound_in_loop(ctx, index, jitted_by_name)
         if not jitted_by_name:
@@ -306,8 +362,14 @@ class JaxStateWeakTypeChange(ModuleRule):
                 if initial is None:
                     continue
                 at, start = _start_shown(index, call, carried, initial)
+                # the step's other parameters hold, on the first call, what their arguments start as
+                starts = {p: held for p, a in bound_arguments(params, call, index)
+                          if not p.startswith("#") and p != param and isinstance(a, ast.Name)
+                          and (held := bound_before_loop(index, call, a.id)) is not None}
+                starts[param] = initial
                 change = self._carried_change(ctx, index, initial, returned, _mixed_with_array_argument(
-                    ctx, index, call, params, param, returned), param)
+                    ctx, index, call, params, param, returned, initial), param,
+                    _first_call_trees(index, _weak_types(ctx, index), node, starts))
                 if change is not None:
                     ctx.report(self, at, f"`{carried}` starts as {start} "
                                               f"and is then fed back from jitted `{jitted_name}`, which returns it "
@@ -315,6 +377,83 @@ class JaxStateWeakTypeChange(ModuleRule):
                                               "abstract type, so jax.jit compiles again; start it as an array of "
                                               "the dtype the step returns (jnp.zeros((), jnp.float32))")
                     break
+
+    # -- a pytree leaf carried through a jitted call in a loop ---------------------------------------
+    def _check_carried_leaves(self, ctx: ModuleContext, index: ModuleIndex) -> None:
+        """``model = init()`` (a dict literal, here or in the function of this file that returns it)
+        before a loop, ``model, ... = step(model, ...)`` in it: a leaf built weakly typed (a Python
+        number) that the step evidently returns strongly typed, or the other way round, changes the
+        abstract type of the next call (``pytree.python_float_leaf_then_strong_update`` in the
+        cache-key table). In the step, each parameter holds on the first call the tree its argument
+        starts as; tree_map and gradients are evaluated leafwise (:meth:`WeakTypes.leaf`)."""
+        if not jax_cache.recompiles("pytree.python_float_leaf_then_strong_update"):
+            return
+        for call, jitted_name, target, names, info, node, params, carriers in jitted_calls_rebinding(ctx.facts, index):
+            returns = [n.value for n in index.scope_nodes(node) if isinstance(n, ast.Return) and n.value is not None]
+            if len(returns) != 1 or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
+                continue
+            passed = bound_arguments(params, call, index)
+            initial = {p: held for p, a in passed if not p.startswith("#") and p not in info.static_params
+                       and isinstance(a, ast.Name) and (held := bound_before_loop(index, call, a.id)) is not None}
+            plain = _weak_types(ctx, index)
+            first_call = _weak_types(ctx, index, _first_call_trees(index, plain, node, initial))
+            for position, carried in carriers:
+                param = next((p for p, a in passed if isinstance(a, ast.Name) and a.id == carried), None)
+                if param is None or param not in initial:
+                    continue
+                returned: ast.expr | None = returns[0]
+                if isinstance(target, ast.Tuple):
+                    if not (isinstance(returned, ast.Tuple) and len(returned.elts) == len(names)):
+                        continue
+                    returned = returned.elts[position]
+                returned = _assigned_once(index, node, returned)
+                tree = _tree_literal(plain, initial[param])
+                if tree is None or returned is None:
+                    continue
+                for key, init_expr in dict_leaves(tree):
+                    init_kind = plain.strength(init_expr)
+                    new_kind = first_call.leaf(returned, key) if init_kind is not None else None
+                    if new_kind is None or init_kind is None or new_kind[0] == init_kind[0]:
+                        continue
+                    ctx.report(self, init_expr,
+                               f"leaf `{key}` of `{carried}` starts {init_kind[0]} typed ({init_kind[1]}) but "
+                               f"jitted `{jitted_name}` returns it {new_kind[0]} typed ({new_kind[1]}) at line "
+                               f"{returned.lineno}: the tree fed back has a different abstract type, so jax.jit "
+                               "compiles the step again on the next call; build the leaf with the dtype the "
+                               "update keeps (jnp.asarray(x, jnp.float32))")
+                    break
+
+    # -- a Python number that is an int or a float depending on the data ---------------------------
+    def _check_int_or_float(self, ctx: ModuleContext, index: ModuleIndex) -> None:
+        """``total = max(1, estimate)`` (``estimate`` a float) passed to a jitted function: builtin
+        ``max``/``min`` return one of their arguments unchanged, so the argument is a Python int in one
+        call and a Python float in another, weakly typed int32 then float32: two abstract types, two
+        compiles (``weak.python_int_then_python_float`` in the cache-key table)."""
+        if not jax_cache.recompiles("weak.python_int_then_python_float"):
+            return
+        resolve = jitted_call_resolver(ctx.facts, index)
+        weak = _weak_types(ctx, index)
+        reported: set[int] = set()
+        for outer_call, _ in index.calls:
+            hit = resolve(outer_call)
+            if hit is None or in_test(index, ctx.path, outer_call) or runs_traced(ctx.facts, index, outer_call):
+                continue
+            call, shown, info = hit
+            for param, arg in bound_arguments(call_params(info, call), call, index):
+                if param.startswith("#") or param in info.static_params:
+                    continue
+                if weak.number_types(arg) != frozenset({"int", "float"}):
+                    continue
+                source = _int_or_float_source(weak, arg)
+                if source is None or id(source) in reported:
+                    continue
+                reported.add(id(source))
+                ctx.report(self, source, f"this is a Python int or a Python float depending on the data "
+                                          f"(builtin `{_shown_source(source)}` returns one of its arguments "
+                                          f"unchanged), and it reaches parameter `{param}` of jitted `{shown}` "
+                                          f"(line {call.lineno}): a weakly typed int32 and a float32 are different "
+                                          "abstract types, so jax.jit compiles once for each; make every branch "
+                                          "a float (a float literal such as 1.0)")
 
     # -- a Python number the loop body rebinds to a float or a strongly typed value -------------
     def _check_rebound_in_loop(self, ctx: ModuleContext, index: ModuleIndex,
@@ -387,10 +526,12 @@ class JaxStateWeakTypeChange(ModuleRule):
         return value if isinstance(value, ast.Constant) and type(value.value) in (int, float) else None
 
     def _carried_change(self, ctx: ModuleContext, index: ModuleIndex, initial: ast.Constant,
-                        returned: ast.expr, mixed: str | None, param: str = "") -> str | None:
+                        returned: ast.expr, mixed: str | None, param: str = "",
+                        first_call: Callable[[ast.expr], ast.expr | None] | None = None) -> str | None:
         """How the returned value evidently differs from the weakly typed Python number it started as
         (``mixed``: the reason :func:`_mixed_with_array_argument` found, shown first); in the step, the
-        carried parameter ``param`` holds that number on the first call."""
+        carried parameter ``param`` holds that number on the first call (``first_call``: what each
+        parameter holds then, the arguments' values before the loop)."""
         if isinstance(initial.value, int) and _float_valued(ctx, returned):
             return "as a float"
         if mixed is not None:
@@ -399,7 +540,7 @@ class JaxStateWeakTypeChange(ModuleRule):
         def reads(e: ast.expr) -> ast.expr | None:
             return initial if isinstance(e, ast.Name) and e.id == param else None
 
-        kind = _weak_types(ctx, index, reads if param else None).strength(returned)
+        kind = _weak_types(ctx, index, first_call or (reads if param else None)).strength(returned)
         return f"strongly typed ({kind[1]})" if kind is not None and kind[0] == "strongly" else None
 
     def _strength(self, ctx: ModuleContext, index: ModuleIndex, e: ast.expr, depth: int = 0) -> str | None:
@@ -445,6 +586,96 @@ def _first_call_reads(step: FunctionInfo | None,
     return reads
 
 
+def _int_or_float_source(weak: WeakTypes, e: ast.expr, depth: int = 0) -> ast.expr | None:
+    """The builtin ``max``/``min`` call that makes ``e`` an int or a float (which one, the data decides;
+    a conditional expression is left out: its condition is often fixed for a whole run)."""
+    if depth > 8:
+        return None
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in ("max", "min") \
+            and weak.resolve(e.func) is None and (weak.callee is None or weak.callee(e) is None) \
+            and weak.number_types(e) == frozenset({"int", "float"}):
+        return e
+    if isinstance(e, ast.Name):
+        value = weak.binding(e)
+        return _int_or_float_source(weak, value, depth + 1) if value is not None else None
+    if isinstance(e, ast.Call):
+        returned = weak.single_return(e)
+        return _int_or_float_source(weak, returned, depth + 1) if returned is not None else None
+    return None
+
+
+def _shown_source(source: ast.expr) -> str:
+    return f"{source.func.id}(...)" if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) else "max"
+
+
+def _tree_literal(weak: WeakTypes, start: ast.expr) -> ast.Dict | None:
+    """The dict literal a carried tree starts as: the expression itself, a name bound to one once, or
+    the single return of the function of this file it calls."""
+    for _ in range(4):
+        if isinstance(start, ast.Dict):
+            return start
+        if isinstance(start, ast.Call):
+            returned = weak.single_return(start)
+        elif isinstance(start, ast.Name):
+            returned = weak.binding(start)
+        else:
+            return None
+        if returned is None:
+            return None
+        start = returned
+    return None
+
+
+def _assigned_once(index: ModuleIndex, step: ast.AST, returned: ast.expr | None) -> ast.expr | None:
+    """What the step returns: a name the step assigns once is its value (in it, the step's parameters
+    are still the first call's arguments), other expressions as they are."""
+    if not isinstance(returned, ast.Name):
+        return returned
+    values = [n.value for n in index.scope_nodes(step) if isinstance(n, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == returned.id for t in n.targets)]
+    return values[0] if len(values) == 1 else None
+
+
+def _first_call_trees(index: ModuleIndex, weak: WeakTypes, step: ast.AST,
+                      initial: dict[str, ast.expr]) -> Callable[[ast.expr], ast.expr | None]:
+    """In the jitted ``step``, a parameter (``model``) holds on the first call the tree its argument
+    starts as, and ``param["key"]`` that tree's leaf: where the step never rebinds it, or up to the end
+    of the one top-level assignment that does (``model = tree_map(..., model, ...)``; after it, the
+    parameter holds that assignment's value)."""
+    body = getattr(step, "body", [])
+    until: dict[str, tuple[int, int]] = {}
+    after: dict[str, ast.expr] = {}
+    for n in index.scope_nodes(step):
+        for t in ast.walk(n) if isinstance(n, ast.stmt) else ():
+            if not (isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store) and t.id in initial):
+                continue
+            if t.id not in until and isinstance(n, ast.Assign) and n in body and len(n.targets) == 1 \
+                    and n.targets[0] is t:
+                until[t.id] = (n.end_lineno or n.lineno, n.end_col_offset or 0)
+                after[t.id] = n.value
+            else:
+                until[t.id] = (0, 0)  # rebound more than once, in a block, or unpacked: unknown
+                after.pop(t.id, None)
+
+    def held(e: ast.Name) -> ast.expr | None:
+        if e.id not in initial or weak.owner(e) is not step:
+            return None
+        end = until.get(e.id)
+        if end is None or (e.lineno, e.col_offset) < end:
+            return initial[e.id]
+        return after.get(e.id)
+
+    def reads(e: ast.expr) -> ast.expr | None:
+        if isinstance(e, ast.Name):
+            return held(e)
+        if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and isinstance(e.slice, ast.Constant):
+            tree = held(e.value)
+            return weak.leaf_value(tree, e.slice.value) if tree is not None else None
+        return None
+
+    return reads
+
+
 def _start_shown(index: ModuleIndex, call: ast.Call, name: str, initial: ast.Constant) -> tuple[ast.AST, str]:
     """Where to report a carried value's Python-number start, and how to describe it: at the literal,
     or, for a parameter's default, at the name the loop starts from (``step_size = init_step_size``)."""
@@ -481,12 +712,14 @@ def _parameter_default(index: ModuleIndex, name: ast.Name) -> ast.expr | None:
 
 
 def _mixed_with_array_argument(ctx: ModuleContext, index: ModuleIndex, call: ast.Call, params: list[str],
-                               carried: str, returned: ast.expr) -> str | None:
+                               carried: str, returned: ast.expr, initial: ast.Constant) -> str | None:
     """The jitted step returns the carried value combined by arithmetic with a ``jnp`` op of
     another of its parameters that the call passes an array (not a Python number): the result
     takes that array's strong dtype (a weakly typed operand never decides it), so a carried value
-    that started as a Python number comes back strongly typed. ``returned`` is followed to its single
-    assignment in the step."""
+    that started as a Python number comes back strongly typed. Not when the carried value started
+    as a Python float and the op gives an integer array from an evidently integer argument
+    (``0.0 + jnp.sum(labels)`` with int labels is a weakly typed float32, measured on jax 0.10.2).
+    ``returned`` is followed to its single assignment in the step."""
     expr = returned
     if isinstance(expr, ast.Name):
         func = index.function_of(expr)
@@ -515,8 +748,20 @@ def _mixed_with_array_argument(ctx: ModuleContext, index: ModuleIndex, call: ast
             continue
         if not isinstance(arg, (ast.Name, ast.Subscript, ast.Attribute)):
             continue
+        if isinstance(initial.value, float) and returns_integer(name) and _integer_argument(ctx, index, call, arg):
+            continue
         return f"strongly typed ({name} of the array argument `{param}`)"
     return None
+
+
+def _integer_argument(ctx: ModuleContext, index: ModuleIndex, call: ast.Call, arg: ast.expr) -> bool:
+    """The argument is evidently an integer or boolean array (bound before the loop, or in the
+    calling function, to an integer dtype or a comparison)."""
+    if isinstance(arg, ast.Name):
+        before = bound_before_loop(index, call, arg.id)
+        if before is not None:
+            return _weak_types(ctx, index).integral(before)
+    return _weak_types(ctx, index).integral(arg)
 
 
 _FLOAT_FUNCTIONS = frozenset({f"jnp.{f}" for f in (
