@@ -3209,3 +3209,59 @@ def first_large_power(x):
         grad=True,
     ),
 )
+
+# XLA205: a Keras recurrent layer on a time prefix cut by a tensor length is given a mask over the
+# full time axis instead (rewrites/rnn_masks.py). Constant initializers: the original and the fixed
+# module each build their own layer, with the same weights.
+EXAMPLES += (
+    Example(
+        "recurrent_layer_on_prefix_sliced_by_length",
+        '''import tensorflow as tf
+
+ENCODER = tf.keras.layers.GRU(5, kernel_initializer=tf.keras.initializers.Constant(0.1),
+                              recurrent_initializer=tf.keras.initializers.Constant(-0.2), unroll=True)
+ENCODER.build((None, None, 3))  # weights made here, not while a tf.function traces
+
+
+def encoded_prefix(frames, length):
+    return tf.reduce_sum(ENCODER(frames[:, :length], training=False))  # flag(XLA205): frames[:, :length]
+''',
+        "unsafe",  # negative lengths count from the end in the slice; inf past the length reaches weight grads
+        ("ENCODER(frames, training=False, mask=tf.broadcast_to(tf.range(tf.shape(frames)[1]) < length, "
+         "tf.shape(frames)[:2]))",),
+        inputs=(((2, 4, 3), "float"), ((), "count_positive")),
+        grad=True,
+    ),
+    Example(
+        "recurrent_layer_attribute_on_named_prefix",
+        '''import tensorflow as tf
+
+layers = tf.keras.layers
+
+
+class Forecaster(tf.keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        init = tf.keras.initializers.Constant(0.05)
+        self.lstm = layers.LSTM(4, kernel_initializer=init, recurrent_initializer=init, return_sequences=False)
+
+    def call(self, series, steps):
+        history = series[:, :steps - 1, :]  # flag(XLA205): series[:, :steps - 1, :]
+        return self.lstm(history)
+
+
+FORECASTER = Forecaster()
+FORECASTER.lstm.build((None, None, 2))
+
+
+def forecast(series, steps):
+    return tf.reduce_sum(FORECASTER(series, steps))
+''',
+        "unsafe",
+        ("history = series  # flag",
+         "self.lstm(history, mask=tf.broadcast_to(tf.range(tf.shape(history)[1]) < steps - 1, "
+         "tf.shape(history)[:2]))"),
+        inputs=(((2, 3, 2), "float"), ((), "count_positive")),
+        grad=True,
+    ),
+)
