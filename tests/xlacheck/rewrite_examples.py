@@ -3265,3 +3265,51 @@ def forecast(series, steps):
         grad=True,
     ),
 )
+
+# XLA205: a reduction of a prefix cut by a tensor length reduces the whole tensor with the positions
+# past the bound masked (rewrites/prefix_reductions.py).
+EXAMPLES += (
+    Example(
+        "sum_over_time_of_a_prefix",
+        '''import tensorflow as tf
+
+
+def pooled(frames, length):
+    return tf.reduce_sum(tf.reduce_sum(frames[:, :length], axis=1))  # flag(XLA205): frames[:, :length]
+''',
+        "unsafe",  # a negative length counts from the end in the slice only
+        ("tf.reduce_sum(tf.where(tf.reshape(tf.range(tf.shape(frames)[1]) < length, [-1] + [1] * "
+         "(len(frames.shape) - 2)), frames, 0), axis=1)",),
+        inputs=(((2, 4, 3), "float_nan"), ((), "count_positive")),
+        grad=True,
+    ),
+    Example(
+        "mean_squared_error_over_a_prefix_of_steps",
+        '''import tensorflow as tf
+
+
+def prefix_mse(pred, target, steps):
+    err = tf.reduce_mean(tf.square(pred[:steps] - target[:steps]), axis=0)  # flag(XLA205): pred[:steps]
+    return 1.0 + tf.reduce_sum(err)
+''',
+        "unsafe",
+        ("err = tf.reduce_sum(tf.where(tf.reshape(tf.range(tf.shape(pred)[0]) < steps, [-1] + [1] * "
+         "(len(pred.shape) - 1)), tf.square(pred - target), 0), axis=0) / "
+         "tf.cast(tf.minimum(steps, tf.shape(pred)[0]), pred.dtype)",),
+        inputs=(((4, 2), "float"), ((4, 2), "float"), ((), "count_positive")),
+        grad=True,
+    ),
+    Example(
+        "peak_of_a_prefix",
+        '''import tensorflow as tf
+
+
+def peak(scores, n):
+    return tf.reduce_max(-scores[:, :n], axis=1, keepdims=True)  # flag(XLA205): scores[:, :n]
+''',
+        "unsafe",
+        ("tf.reduce_max(tf.where(tf.reshape(tf.range(tf.shape(scores)[1]) < n, [-1] + [1] * (len(scores.shape) - 2)), "
+         "-scores, float('-inf')), axis=1, keepdims=True)",),
+        inputs=(((3, 4), "float"), ((), "count_positive")),
+    ),
+)

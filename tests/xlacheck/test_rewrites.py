@@ -1053,3 +1053,17 @@ def encode(x, n):
     assert fix is None or not fix.edits
     fixed = fix_of(source.replace("    n = n + 1\n", ""))
     assert fixed is not None and fixed.edits
+
+
+@pytest.mark.parametrize("call", [
+    "tf.reduce_sum(x[:, :n], axis=0)",  # another axis than the cut one: the result keeps a data-sized axis
+    "tf.reduce_mean(x[:, :n])",  # a full mean: the count reads every axis
+    "tf.reduce_sum(x[:, :n] * w)",  # an operand that is not cut: another shape
+    "tf.reduce_sum(x[:, 1:n], axis=1)",  # not a prefix
+    "tf.reduce_sum(tf.cumsum(x[:, :n], axis=1), axis=1)",  # not elementwise
+])
+def test_prefix_reduction_declines_what_the_mask_does_not_cover(call):
+    cut = "x[:, " + call.split("x[:, ")[1].split("]")[0] + "]"
+    source = f"import tensorflow as tf\n\n\ndef f(x, w, n):\n    return {call}  # flag(XLA205): {cut}\n"
+    fix = fix_of(source)
+    assert fix is None or not fix.edits

@@ -145,13 +145,20 @@ class DataDependentShapeArgument(Rule):
     last output over a static time axis. Unsafe: a negative `n` counts from the end in the slice
     and masks every step here, inf/NaN past `n` reach the weight gradients as NaN, and `n == 0`
     returns the initial state's output where the original raises.
+    `tf.reduce_sum/max/min(E, axis=k)` (or of every entry) and `tf.reduce_mean(E, axis=k)`, `E`
+    elementwise in one prefix `x[:, :n]` cut on axis `k` (and numbers), reduce the whole tensors with
+    the positions from `n` on masked by `tf.where` (0, -inf, inf; a mean divides by `min(n, T)`).
+    Unsafe: a negative `n` counts from the end in the slice only, a non-finite derivative at a
+    masked position gives a NaN gradient, the sum runs in another order, max/min need a float
+    tensor, and an integer mean is truncated in the original.
     Other shape arguments get no automatic fix: the static bound must come from the model's
     configuration.
     """
 
     code = "XLA205"
     fix = ("rewrite_masked", "rewrite_repeat_reduction", "rewrite_summed_size", "rewrite_numpy_arange",
-           "rewrite_rnn_prefix_mask", "rewrite_shape_argument")
+           "rewrite_rnn_prefix_mask", "rewrite_prefix_reduction",
+           "rewrite_shape_argument")
     name = "data-dependent-shape-argument"
     severity = Severity.RECOMPILE
     node_types = (ast.Call, ast.Subscript)
