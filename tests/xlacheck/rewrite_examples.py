@@ -3313,3 +3313,42 @@ def peak(scores, n):
         inputs=(((3, 4), "float"), ((), "count_positive")),
     ),
 )
+
+EXAMPLES += (
+    Example(
+        "bidirectional_lstm_on_a_prefix",
+        '''import tensorflow as tf
+
+from tensorflow.keras import layers
+
+INIT = tf.keras.initializers.Constant(0.1)
+BI = layers.Bidirectional(layers.LSTM(3, kernel_initializer=INIT, recurrent_initializer=INIT))
+BI.build((None, None, 2))
+POOL = layers.GlobalAveragePooling1D()
+
+
+def summary(frames, length):
+    return tf.reduce_sum(BI(frames[:, :length]))  # flag(XLA205): frames[:, :length]
+''',
+        "unsafe",
+        ("BI(frames, mask=tf.broadcast_to(tf.range(tf.shape(frames)[1]) < length, tf.shape(frames)[:2]))",),
+        inputs=(((2, 4, 2), "float"), ((), "count_positive")),
+        grad=True,
+    ),
+    Example(
+        "average_pooling_of_a_prefix",
+        '''import tensorflow as tf
+
+from tensorflow.keras import layers
+
+POOL = layers.GlobalAveragePooling1D()
+
+
+def summary(frames, length):
+    return POOL(frames[:, :length])  # flag(XLA205): frames[:, :length]
+''',
+        "unsafe",
+        ("POOL(frames, mask=tf.broadcast_to(tf.range(tf.shape(frames)[1]) < length, tf.shape(frames)[:2]))",),
+        inputs=(((2, 4, 2), "float"), ((), "count_positive")),  # inf/NaN past the length: NaN (unsafe)
+    ),
+)

@@ -1,4 +1,5 @@
-"""A Keras recurrent layer run on a time prefix cut by a tensor length: mask the steps instead (XLA205).
+"""A Keras layer that skips masked steps run on a time prefix cut by a tensor length: mask the steps
+instead (XLA205).
 
 ``self.lstm(x[:, :n])`` with ``n`` computed from tensor values gives the layer a time axis whose
 length is data: XLA compiles once per value, and an unrolled layer cannot be built at all. A
@@ -8,8 +9,11 @@ output and state unchanged at every masked step, so with ``return_sequences``, `
 steps from ``n`` on masked, the output of its last unmasked step: the output it returns on the
 prefix. The fix passes the full tensor with ``mask=tf.broadcast_to(tf.range(T) < n, [batch, T])``
 (``T`` and ``batch`` read with ``tf.shape``, static under XLA), so the layer sees a static time
-axis. Measured (tf-keras 2.21, LSTM/GRU/SimpleRNN, unrolled or not): equal outputs for
-``1 <= n``, ``n`` past ``T`` included (the slice stops at ``T``, the mask keeps every step).
+axis. The same holds for ``Bidirectional`` around such a layer (the backward pass skips the masked
+tail first) and for ``GlobalAveragePooling1D`` (channels last: the mean of the unmasked steps).
+Measured (tf-keras 2.21; LSTM/GRU/SimpleRNN unrolled or not, Bidirectional(LSTM),
+GlobalAveragePooling1D): equal outputs for ``1 <= n``, ``n`` past ``T`` included (the slice stops
+at ``T``, the mask keeps every step).
 
 Always UNSAFE, for the inputs where the two differ:
 
@@ -17,7 +21,8 @@ Always UNSAFE, for the inputs where the two differ:
 * an inf or NaN in the steps past the bound, which the slice drops, is still computed and
   masked out: the values are equal, but it reaches the layer's weight gradients as NaN
   (``0 * inf``);
-* ``n == 0``: the original raises on an empty time axis, the fix returns the initial state's output.
+* ``n == 0``: the original raises on an empty time axis, the fix returns the initial state's output;
+* pooling multiplies by the mask, so an inf or NaN past the bound makes the mean NaN.
 
 Only the ``self.attr`` / name of a layer built once from a Keras layer class is followed, and only
 ``x[:, :n]`` (trailing ``:`` or ``...`` allowed) passed as the layer's one positional input,
@@ -36,6 +41,7 @@ from xlacheck.rewrites.keras_layers import from_keras
 from xlacheck.rewrites.static_shapes import data_dependent
 
 _RECURRENT = frozenset({"LSTM", "GRU", "SimpleRNN", "RNN"})
+_POOLING = frozenset({"GlobalAveragePooling1D", "GlobalAvgPool1D"})
 _OFF = ("return_sequences", "return_state", "go_backwards", "stateful", "time_major")
 _PARENTHESIZE = (ast.BoolOp, ast.Compare, ast.IfExp, ast.Lambda, ast.NamedExpr)
 
@@ -78,19 +84,39 @@ def _layer_built(src: Source, func: ast.expr) -> ast.expr | None:
 
 
 def _recurrent_layer(src: Source, func: ast.expr) -> bool:
-    """``func`` is a Keras recurrent layer that returns only its last output."""
+    """``func`` is a Keras layer that skips masked steps and drops the time axis (:func:`_skips_masked`)."""
     built = _layer_built(src, func)
-    if not isinstance(built, ast.Call):
-        return False
+    return isinstance(built, ast.Call) and _skips_masked(src, built)
+
+
+def _skips_masked(src: Source, built: ast.Call) -> bool:
+    """``built`` constructs a recurrent layer that returns only its last output, a ``Bidirectional``
+    wrapper of one (default backward layer), or ``GlobalAveragePooling1D`` (channels last)."""
     name = dotted(built.func)
     if name is None:
         return False
     head, last = name.split(".")[0], name.rsplit(".", 1)[-1]
-    if last not in _RECURRENT:
-        return False
     if not ((head == src.tf and ".keras." in f".{name}.") or from_keras(src, head)):
         return False
     if any(isinstance(a, ast.Starred) for a in built.args) or any(k.arg is None for k in built.keywords):
+        return False
+    if last in _POOLING:
+        return not built.args and all(k.arg != "data_format" or (isinstance(k.value, ast.Constant)
+                                                                  and k.value.value == "channels_last")
+                                      for k in built.keywords)
+    if last == "Bidirectional":
+        inner = built.args[0] if built.args else next((k.value for k in built.keywords if k.arg == "layer"), None)
+        if not isinstance(inner, ast.Call) or len(built.args) > 2 or any(k.arg == "backward_layer"
+                                                                          for k in built.keywords):
+            return False
+        inner_name = dotted(inner.func)
+        return inner_name is not None and inner_name.rsplit(".", 1)[-1] in _RECURRENT and _skips_masked(src, inner)
+    return _last_output(built, name)
+
+
+def _last_output(built: ast.Call, name: str) -> bool:
+    last = name.rsplit(".", 1)[-1]
+    if last not in _RECURRENT:
         return False
     if len(built.args) > (1 if last == "RNN" else 3):  # RNN's second positional is return_sequences
         return False
@@ -139,9 +165,18 @@ def rewrite_rnn_prefix_mask(src: Source, node: ast.AST) -> Fix | None:
     keywords = "".join(f", {src.segment(k)}" for k in call.keywords)
     edits.append(replace(src, call, f"{src.segment(call.func)}({inputs}{keywords}, mask={mask})"))
     return make_fix(
-        "Mask the steps past the length instead of slicing them off: a masked step keeps the recurrent "
-        "layer's output and state, so it returns the prefix's last output over a static time axis",
+        "Mask the steps past the length instead of slicing them off: the layer skips a masked step (a recurrent "
+        "layer keeps its output and state, pooling leaves it out), so it returns the prefix's result over a static "
+        "time axis",
         edits,
         ["a negative bound counts back from the end in the slice, and the mask then keeps no step",
          "an inf or NaN past the bound, which the slice dropped, reaches the layer's weight gradients as NaN",
-         "a bound of 0 returns the initial state's output where the original raises"])
+         "a bound of 0 returns the initial state's output where the original raises"]
+        + (["pooling multiplies by the mask: an inf or NaN past the bound makes the mean NaN"]
+           if _pooling(src, call.func) else []))
+
+
+def _pooling(src: Source, func: ast.expr) -> bool:
+    built = _layer_built(src, func)
+    name = dotted(built.func) if isinstance(built, ast.Call) else None
+    return name is not None and name.rsplit(".", 1)[-1] in _POOLING
