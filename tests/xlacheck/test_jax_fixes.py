@@ -421,6 +421,12 @@ MASKS = {
     "mean_of_squares_at_the_nonzero_positions": (
         "def f(b, m):\n    return jnp.mean(b[jnp.nonzero(m > 0.5)[0]] ** 2)\n", "jnp.nonzero(m > 0.5)",
         "return jnp.mean(b ** 2, where=m > 0.5)\n"),
+    "sum_at_argwhere_positions": (
+        "def f(b, m):\n    return jnp.sum(b[jnp.argwhere(m > 0.5)[:, 0]])\n",
+        "jnp.argwhere(m > 0.5)", "return jnp.sum(b, where=m > 0.5)\n"),
+    "mean_at_flatnonzero_positions": (
+        "def f(b, m):\n    return jnp.mean(b[jnp.flatnonzero(m > 0.5)] * 3.0)\n",
+        "jnp.flatnonzero(m > 0.5)", "return jnp.mean(b * 3.0, where=m > 0.5)\n"),
     "two_reductions_at_named_where_positions": (
         "def f(b, m):\n    keep = m > 0.5\n    idx = jnp.where(keep)[0]\n"
         "    return jnp.sum(b[idx] * 2.0) - jnp.max(jnp.abs(b[idx]))\n", "jnp.where(keep)",

@@ -24,10 +24,11 @@ consumers of such a selection have a static form that computes the same values:
 A selection assigned to a name (``pos = x[m]``) that is read only inside such reductions is read
 as the selection it names: the assignment goes, and each reduction gets ``where=m``.
 
-``x[jnp.nonzero(m)[0]]`` (or ``jnp.where``) reads ``x`` at the positions of the true entries of a
-1-D ``m``: the same rows as ``x[m]``, so it is read as that selection (unsafe: a mask of higher rank
-repeats rows), also through ``idx = jnp.nonzero(m)[0]`` bound once and read only as ``x[idx]``
-inside such reductions (the assignment goes).
+``x[jnp.nonzero(m)[0]]`` (or ``jnp.where(m)[0]``, ``jnp.argwhere(m)[:, 0]``,
+``jnp.flatnonzero(m)``) reads ``x`` at the positions of the true entries of a 1-D ``m``: the same
+rows as ``x[m]``, so it is read as that selection (unsafe: a mask of higher rank reads other rows),
+also through ``idx = jnp.nonzero(m)[0]`` bound once and read only as ``x[idx]`` inside such
+reductions (the assignment goes).
 
 ``jnp.nonzero(a)``/``jnp.where(a)`` as an index select where ``a != 0`` (the mask is ``a`` itself
 for a boolean expression). Only the call without ``size=`` is a selection.
@@ -108,8 +109,8 @@ _NAN_TWINS = {"jax.numpy.median": "nanmedian", "jax.numpy.quantile": "nanquantil
 _NAN_KEYWORDS = frozenset({"q", "method"})
 NAN_SKIPPED = ("a NaN among the selected entries is skipped by the NaN-ignoring reduction, where the original returns "
                "NaN; an empty selection gives NaN where the original raises")
-POSITIONS = ("`x[jnp.nonzero(m)[0]]` is read as `x[m]`: exact for a 1-D mask (for a mask of higher rank the "
-             "original takes a row once per true entry in it)")
+POSITIONS = ("`x[jnp.nonzero(m)[0]]` (argwhere, flatnonzero) is read as `x[m]`: exact for a 1-D mask (for a "
+             "mask of higher rank the original reads other rows)")
 CAST = ".at[] updates cast the value to the array's dtype, jnp.where promotes it (a float into an integer array)"
 
 
@@ -152,24 +153,34 @@ def _mask(src: Source, jnp: str, index: ast.AST) -> str | None:
             and not isinstance(index.args[0], ast.Starred):
         inner = index.args[0]
         return src.segment(inner) if _boolean(src, jnp, inner) else f"{atom(src, inner)} != 0"
-    if positions_of(src, jnp, index) is not None:
-        return _mask(src, jnp, index.value)  # type: ignore[attr-defined]
+    inner = positions_of(src, jnp, index)
+    if inner is not None:
+        return src.segment(inner) if _boolean(src, jnp, inner) else f"{atom(src, inner)} != 0"
     if isinstance(index, ast.Tuple) or isinstance(index, ast.Slice) or is_number(index):
         return None
     return src.segment(index) if _boolean(src, jnp, index) else None
 
 
-def positions_of(src: Source, jnp: str, index: ast.AST) -> ast.Call | None:
-    """The ``jnp.nonzero(m)`` / ``jnp.where(m)`` call of ``jnp.nonzero(m)[0]`` (no ``size=``): the
-    positions of the true entries along axis 0, which select what ``m`` selects when ``m`` is 1-D
-    (:data:`POSITIONS`); None for any other index."""
-    if not (isinstance(index, ast.Subscript) and int_literal(index.slice) == 0 and isinstance(index.value, ast.Call)):
+def positions_of(src: Source, jnp: str, index: ast.AST) -> ast.expr | None:
+    """``m`` of ``jnp.nonzero(m)[0]``, ``jnp.where(m)[0]``, ``jnp.argwhere(m)[:, 0]`` or
+    ``jnp.flatnonzero(m)`` (no ``size=``): the positions of the true entries along axis 0, which
+    select what ``m`` selects when ``m`` is 1-D (:data:`POSITIONS`); None for any other index."""
+    call: ast.AST = index
+    if isinstance(index, ast.Subscript) and isinstance(index.value, ast.Call):
+        call = index.value
+        name = dotted(call.func)
+        parts = index.slice.elts if isinstance(index.slice, ast.Tuple) else []
+        if not ((name in (f"{jnp}.nonzero", f"{jnp}.where") and int_literal(index.slice) == 0)
+                or (name == f"{jnp}.argwhere" and len(parts) == 2 and isinstance(parts[0], ast.Slice)
+                    and parts[0].lower is None and parts[0].upper is None and parts[0].step is None
+                    and int_literal(parts[1]) == 0)):
+            return None
+    elif not (isinstance(index, ast.Call) and dotted(index.func) == f"{jnp}.flatnonzero"):
         return None
-    call = index.value
-    if call.keywords or len(call.args) != 1 or isinstance(call.args[0], ast.Starred) \
-            or dotted(call.func) not in (f"{jnp}.nonzero", f"{jnp}.where"):
+    assert isinstance(call, ast.Call)
+    if call.keywords or len(call.args) != 1 or isinstance(call.args[0], ast.Starred):
         return None
-    return call
+    return call.args[0]
 
 
 def _rows(src: Source, jnp: str, node: ast.Subscript) -> tuple[str, str] | None:
@@ -1051,7 +1062,7 @@ def _named_positions(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     only as ``x[idx]`` inside reductions that :func:`_reduced_whole` rewrites with ``where=m``: the
     assignment goes and each reduction gets the mask (``m``'s names keep their value from the
     assignment on: :meth:`Source.settled_before`)."""
-    if not isinstance(node, ast.Subscript) or positions_of(src, jnp, node) is None:
+    if not isinstance(node, (ast.Subscript, ast.Call)) or positions_of(src, jnp, node) is None:
         return None
     assign = src.parents.get(node)
     if not (isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
@@ -1060,7 +1071,7 @@ def _named_positions(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     mask = _mask(src, jnp, node)
     target = assign.targets[0].id
     scope = src.scope_of(assign)
-    names = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
     if mask is None or len(src.stores_in(scope).get(target, [])) != 1 \
             or not src.settled_before(assign, names, own={id(assign.targets[0])}):
         return None
@@ -1096,7 +1107,7 @@ def _named_positions(src: Source, jnp: str, node: ast.AST) -> Fix | None:
 def _reads_positions(src: Source, jnp: str, fix: Fix) -> bool:
     """Whether an edit of ``fix`` replaces code that indexes by ``jnp.nonzero(m)[0]``."""
     indexes = src.memo(("positions indexes", jnp), lambda: [  # once per file: fix paths stay linear
-        n for n in src.nodes if isinstance(n, ast.Subscript) and positions_of(src, jnp, n) is not None])
+        n for n in src.nodes if isinstance(n, (ast.Subscript, ast.Call)) and positions_of(src, jnp, n) is not None])
     spans = [(e.start, e.end) for e in fix.edits]
     return any(a <= src.start(n) and src.end(n) <= b for n in indexes for a, b in spans) or any(
         e.content == "" and e.start.line <= src.start(n).line <= e.end.line for n in indexes for e in fix.edits)

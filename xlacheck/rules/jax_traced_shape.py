@@ -75,8 +75,9 @@ class JaxTracedShape(Rule):
 
     ## Fix safety
     Unsafe fixes (`--unsafe-fixes`) for two consumers of a boolean selection (`x[m]`,
-    `x[jnp.nonzero(m)]`, `x[jnp.where(m)]`, `x[jnp.nonzero(m)[0]]` or `idx = jnp.nonzero(m)[0]` read
-    only as `x[idx]` (exact for a 1-D mask), a slice of traced bounds `x[a:b]`, `x[:, :n]`,
+    `x[jnp.nonzero(m)]`, `x[jnp.where(m)]`, `x[jnp.nonzero(m)[0]]`, `x[jnp.argwhere(m)[:, 0]]`,
+    `x[jnp.flatnonzero(m)]` or `idx = jnp.nonzero(m)[0]` read only as `x[idx]` (exact for a 1-D
+    mask), a slice of traced bounds `x[a:b]`, `x[:, :n]`,
     `x[i, :n]`): `jnp.sum/mean/prod/var/std/any/all/max/min(E)` or `E.sum()`, `jnp.linalg.norm(E)`,
     `jnp.count_nonzero(E)`, `logsumexp(E)` (max/min with
     `initial=` -inf/inf: an empty selection raises in the original) of arithmetic, comparisons and
