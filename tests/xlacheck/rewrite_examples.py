@@ -3209,3 +3209,146 @@ def first_large_power(x):
         grad=True,
     ),
 )
+
+# XLA205: a Keras recurrent layer on a time prefix cut by a tensor length is given a mask over the
+# full time axis instead (rewrites/rnn_masks.py). Constant initializers: the original and the fixed
+# module each build their own layer, with the same weights.
+EXAMPLES += (
+    Example(
+        "recurrent_layer_on_prefix_sliced_by_length",
+        '''import tensorflow as tf
+
+ENCODER = tf.keras.layers.GRU(5, kernel_initializer=tf.keras.initializers.Constant(0.1),
+                              recurrent_initializer=tf.keras.initializers.Constant(-0.2), unroll=True)
+ENCODER.build((None, None, 3))  # weights made here, not while a tf.function traces
+
+
+def encoded_prefix(frames, length):
+    return tf.reduce_sum(ENCODER(frames[:, :length], training=False))  # flag(XLA205): frames[:, :length]
+''',
+        "unsafe",  # negative lengths count from the end in the slice; inf past the length reaches weight grads
+        ("ENCODER(frames, training=False, mask=tf.broadcast_to(tf.range(tf.shape(frames)[1]) < length, "
+         "tf.shape(frames)[:2]))",),
+        inputs=(((2, 4, 3), "float"), ((), "count_positive")),
+        grad=True,
+    ),
+    Example(
+        "recurrent_layer_attribute_on_named_prefix",
+        '''import tensorflow as tf
+
+layers = tf.keras.layers
+
+
+class Forecaster(tf.keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        init = tf.keras.initializers.Constant(0.05)
+        self.lstm = layers.LSTM(4, kernel_initializer=init, recurrent_initializer=init, return_sequences=False)
+
+    def call(self, series, steps):
+        history = series[:, :steps - 1, :]  # flag(XLA205): series[:, :steps - 1, :]
+        return self.lstm(history)
+
+
+FORECASTER = Forecaster()
+FORECASTER.lstm.build((None, None, 2))
+
+
+def forecast(series, steps):
+    return tf.reduce_sum(FORECASTER(series, steps))
+''',
+        "unsafe",
+        ("history = series  # flag",
+         "self.lstm(history, mask=tf.broadcast_to(tf.range(tf.shape(history)[1]) < steps - 1, "
+         "tf.shape(history)[:2]))"),
+        inputs=(((2, 3, 2), "float"), ((), "count_positive")),
+        grad=True,
+    ),
+)
+
+# XLA205: a reduction of a prefix cut by a tensor length reduces the whole tensor with the positions
+# past the bound masked (rewrites/prefix_reductions.py).
+EXAMPLES += (
+    Example(
+        "sum_over_time_of_a_prefix",
+        '''import tensorflow as tf
+
+
+def pooled(frames, length):
+    return tf.reduce_sum(tf.reduce_sum(frames[:, :length], axis=1))  # flag(XLA205): frames[:, :length]
+''',
+        "unsafe",  # a negative length counts from the end in the slice only
+        ("tf.reduce_sum(tf.where(tf.reshape(tf.range(tf.shape(frames)[1]) < length, [-1] + [1] * "
+         "(len(frames.shape) - 2)), frames, 0), axis=1)",),
+        inputs=(((2, 4, 3), "float_nan"), ((), "count_positive")),
+        grad=True,
+    ),
+    Example(
+        "mean_squared_error_over_a_prefix_of_steps",
+        '''import tensorflow as tf
+
+
+def prefix_mse(pred, target, steps):
+    err = tf.reduce_mean(tf.square(pred[:steps] - target[:steps]), axis=0)  # flag(XLA205): pred[:steps]
+    return 1.0 + tf.reduce_sum(err)
+''',
+        "unsafe",
+        ("err = tf.reduce_sum(tf.where(tf.reshape(tf.range(tf.shape(pred)[0]) < steps, [-1] + [1] * "
+         "(len(pred.shape) - 1)), tf.square(pred - target), 0), axis=0) / "
+         "tf.cast(tf.minimum(steps, tf.shape(pred)[0]), pred.dtype)",),
+        inputs=(((4, 2), "float"), ((4, 2), "float"), ((), "count_positive")),
+        grad=True,
+    ),
+    Example(
+        "peak_of_a_prefix",
+        '''import tensorflow as tf
+
+
+def peak(scores, n):
+    return tf.reduce_max(-scores[:, :n], axis=1, keepdims=True)  # flag(XLA205): scores[:, :n]
+''',
+        "unsafe",
+        ("tf.reduce_max(tf.where(tf.reshape(tf.range(tf.shape(scores)[1]) < n, [-1] + [1] * (len(scores.shape) - 2)), "
+         "-scores, float('-inf')), axis=1, keepdims=True)",),
+        inputs=(((3, 4), "float"), ((), "count_positive")),
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "bidirectional_lstm_on_a_prefix",
+        '''import tensorflow as tf
+
+from tensorflow.keras import layers
+
+INIT = tf.keras.initializers.Constant(0.1)
+BI = layers.Bidirectional(layers.LSTM(3, kernel_initializer=INIT, recurrent_initializer=INIT))
+BI.build((None, None, 2))
+POOL = layers.GlobalAveragePooling1D()
+
+
+def summary(frames, length):
+    return tf.reduce_sum(BI(frames[:, :length]))  # flag(XLA205): frames[:, :length]
+''',
+        "unsafe",
+        ("BI(frames, mask=tf.broadcast_to(tf.range(tf.shape(frames)[1]) < length, tf.shape(frames)[:2]))",),
+        inputs=(((2, 4, 2), "float"), ((), "count_positive")),
+        grad=True,
+    ),
+    Example(
+        "average_pooling_of_a_prefix",
+        '''import tensorflow as tf
+
+from tensorflow.keras import layers
+
+POOL = layers.GlobalAveragePooling1D()
+
+
+def summary(frames, length):
+    return POOL(frames[:, :length])  # flag(XLA205): frames[:, :length]
+''',
+        "unsafe",
+        ("POOL(frames, mask=tf.broadcast_to(tf.range(tf.shape(frames)[1]) < length, tf.shape(frames)[:2]))",),
+        inputs=(((2, 4, 2), "float"), ((), "count_positive")),  # inf/NaN past the length: NaN (unsafe)
+    ),
+)

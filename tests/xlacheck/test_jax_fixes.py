@@ -417,6 +417,21 @@ MASKS = {
     "logsumexp_of_a_named_selection": (
         "def lse(b, m):\n    sel = b[m > 0.5]\n    return jax.nn.logsumexp(sel * 2.0)\n", "b[m > 0.5]",
         "return jax.nn.logsumexp(b * 2.0, where=m > 0.5)\n"),
+    # positions of a 1-D mask as the index (`x[jnp.nonzero(m)[0]]`), in place or through a name bound once
+    "mean_of_squares_at_the_nonzero_positions": (
+        "def f(b, m):\n    return jnp.mean(b[jnp.nonzero(m > 0.5)[0]] ** 2)\n", "jnp.nonzero(m > 0.5)",
+        "return jnp.mean(b ** 2, where=m > 0.5)\n"),
+    "sum_at_argwhere_positions": (
+        "def f(b, m):\n    return jnp.sum(b[jnp.argwhere(m > 0.5)[:, 0]])\n",
+        "jnp.argwhere(m > 0.5)", "return jnp.sum(b, where=m > 0.5)\n"),
+    "mean_at_flatnonzero_positions": (
+        "def f(b, m):\n    return jnp.mean(b[jnp.flatnonzero(m > 0.5)] * 3.0)\n",
+        "jnp.flatnonzero(m > 0.5)", "return jnp.mean(b * 3.0, where=m > 0.5)\n"),
+    "two_reductions_at_named_where_positions": (
+        "def f(b, m):\n    keep = m > 0.5\n    idx = jnp.where(keep)[0]\n"
+        "    return jnp.sum(b[idx] * 2.0) - jnp.max(jnp.abs(b[idx]))\n", "jnp.where(keep)",
+        "    keep = m > 0.5\n"
+        "    return jnp.sum(b * 2.0, where=keep) - jnp.max(jnp.abs(b), where=keep, initial=-jnp.inf)\n"),
 }
 
 
@@ -1298,3 +1313,61 @@ def test_a_segment_count_is_not_read_from_a_consumer_that_only_one_branch_runs()
             "    print(nodes.shape)\n    return jnp.concatenate([nodes, jnp.tanh(agg)], axis=1)\n")
     fix = segment_fix(HEADER + body, "jax.ops.segment_sum(messages, receivers)")
     assert fix is not None and "num_segments=nodes.shape[0]" in apply_edits(HEADER + body, fix.edits)
+
+
+# order statistics of a selection (no `where=`): the NaN-ignoring twin over the whole array with NaN
+# where the mask is false; the fix differs where a selected entry is NaN (it is skipped), so the
+# values drawn here are finite or inf
+NAN_TWINS = {
+    "median_of_a_selection": (
+        "def med(b, m):\n    return jnp.median(b[m > 0.5])\n", "b[m > 0.5]",
+        "return jnp.nanmedian(jnp.where(m > 0.5, b, jnp.nan))\n"),
+    "quantile_of_an_expression_of_a_selection_with_method": (
+        "def q90(b, m):\n    keep = m > 0.5\n    return jnp.quantile(jnp.abs(b[keep] - 1.0), 0.9, method='lower')\n",
+        "b[keep]", "jnp.nanquantile(jnp.where(keep, jnp.abs((b - 1.0)), jnp.nan), 0.9, method='lower')"),
+    "percentile_of_a_named_selection_beside_its_mean": (
+        "def spread(b, m):\n    sel = b[m > 0.5]\n    return jnp.percentile(sel, q=75.0) - jnp.mean(sel)\n",
+        "b[m > 0.5]", "jnp.nanpercentile(jnp.where(m > 0.5, b, jnp.nan), q=75.0) - jnp.mean(b, where=m > 0.5)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NAN_TWINS))
+def test_order_statistic_of_a_selection_becomes_its_nan_twin(name, tmp_path):
+    body, flagged, expected = NAN_TWINS[name]
+    source = HEADER + body
+    original, compiled = original_and_compiled_fix(name, source, mask_fix(source, flagged), expected,
+                                                   "a NaN among the selected entries", tmp_path)
+    finite = st.floats(-3, 3, width=32, allow_subnormal=False) | st.sampled_from([0.0, np.inf, -np.inf])
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(finite, min_size=4, max_size=4), st.lists(st.sampled_from([-1.0, 0.0, 0.7, 2.0]),
+                                                              min_size=4, max_size=4))
+    def check(values, masks):
+        b, m = jnp.asarray(values, dtype=jnp.float32), jnp.asarray(masks, dtype=jnp.float32)
+        with jax.disable_jit():
+            try:
+                expected_out = original(b, m)
+            except TypeError:  # an empty selection: the original's gather raises, outside the claim
+                hypothesis.assume(False)
+        np.testing.assert_allclose(np.asarray(compiled(b, m)), np.asarray(expected_out), rtol=1e-5, atol=1e-6,
+                                   equal_nan=True)
+
+    check()
+
+
+@pytest.mark.parametrize("call", [
+    "jnp.median(b[m > 0.5], axis=0)",  # an axis: rows of another shape
+    "jnp.median(b[m > 0.5], keepdims=True)",
+    "jnp.quantile(b[m > 0.5], b[m > 0.5][:1])",  # q reads the selection
+    "jnp.quantile(b[m > 0.5])",  # no q: the original raises
+])
+def test_order_statistics_the_nan_twin_does_not_cover_are_not_rewritten(call):
+    fix = mask_fix(HEADER + f"def f(b, m):\n    return {call}\n", "b[m > 0.5]")
+    assert fix is None or "nanmedian" not in str(fix) and "nanquantile" not in str(fix)
+
+
+def test_positions_read_outside_a_reduction_or_rebound_are_not_rewritten():
+    head = HEADER + "def f(b, m):\n    idx = jnp.where(m > 0.5)[0]\n"
+    assert mask_fix(head + "    return jnp.sum(b[idx]) + idx[0]\n", "jnp.where(m > 0.5)") is None
+    assert mask_fix(head + "    m = m * 2.0\n    return jnp.sum(b[idx])\n", "jnp.where(m > 0.5)") is None
+    assert mask_fix(head + "    return jnp.sum(b[idx]) + jnp.sum(b)\n", "jnp.where(m > 0.5)") is not None

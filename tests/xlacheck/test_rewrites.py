@@ -1012,3 +1012,58 @@ def test_filtered_sum_of_a_generator_keeps_the_call_parentheses():
     fixed = apply_edits(source, result.fix.edits)
     ast.parse(fixed)
     assert "    return sum([tf.where(tf.reduce_any(v > 0.0), v * 2.0, 0) for v in tf.unstack(x)])\n" in fixed
+
+
+_RECURRENT = """import tensorflow as tf
+
+RNN = tf.keras.layers.LSTM(4{options})
+
+
+def encode(x, n):
+    return RNN({call})  # flag(XLA205): {sliced}
+"""
+
+
+@pytest.mark.parametrize("options, call", [
+    (", return_sequences=True", "x[:, :n]"),  # every step's output: the time axis is returned
+    (", go_backwards=True", "x[:, :n]"),
+    (", return_state=True", "x[:, :n]"),
+    ("", "x[:, 1:n]"),  # not a prefix
+    ("", "x[:n]"),  # the batch axis
+    ("", "x[:, :n], mask=None"),  # a mask of its own
+    ("", "x[:, :n], None"),  # mask passed positionally
+])
+def test_recurrent_prefix_mask_declines_layers_and_slices_it_does_not_cover(options, call):
+    fix = fix_of(_RECURRENT.format(options=options, call=call, sliced=call.split(", None")[0].split(", mask")[0]))
+    assert fix is None or not fix.edits
+
+
+def test_recurrent_prefix_mask_needs_a_bound_that_keeps_its_value():
+    source = """import tensorflow as tf
+
+RNN = tf.keras.layers.LSTM(4)
+
+
+def encode(x, n):
+    h = x[:, :n]  # flag(XLA205): x[:, :n]
+    n = n + 1
+    return RNN(h)
+"""
+    fix = fix_of(source)
+    assert fix is None or not fix.edits
+    fixed = fix_of(source.replace("    n = n + 1\n", ""))
+    assert fixed is not None and fixed.edits
+
+
+@pytest.mark.parametrize("call", [
+    "tf.reduce_sum(x[:, :n], axis=0)",  # another axis than the cut one: the result keeps a data-sized axis
+    "tf.reduce_mean(x[:, :n])",  # a full mean: the count reads every axis
+    "tf.reduce_sum(x[:, :n] * w)",  # an operand that is not cut: another shape
+    "tf.reduce_sum(x[:, 1:n], axis=1)",  # not a prefix
+    "tf.reduce_sum(tf.cumsum(x[:, :n], axis=1), axis=1)",  # not elementwise
+])
+def test_prefix_reduction_declines_what_the_mask_does_not_cover(call):
+    cut = "x[:, " + call.split("x[:, ")[1].split("]")[0] + "]"
+    source = f"import tensorflow as tf\n\n\ndef f(x, w, n):\n    return {call}  # flag(XLA205): {cut}\n"
+    fix = fix_of(source)
+    assert fix is None or not fix.edits

@@ -16,8 +16,19 @@ consumers of such a selection have a static form that computes the same values:
   are unpacked first (``i, j = jnp.where(m)``, read only as ``x.at[i, j].set(c)`` later in the
   block, nothing they or the mask read rebound): the unpacking goes.
 
+* an order statistic of every entry, ``jnp.median(E)``, ``jnp.quantile(E, q)`` or
+  ``jnp.percentile(E, q)`` (``method=`` kept), which takes no ``where=`` -> its NaN-ignoring twin
+  of ``E`` on the whole arrays with NaN where the mask is false
+  (``jnp.nanmedian(jnp.where(m, x, jnp.nan))``): the entries that are not NaN are the selected ones.
+
 A selection assigned to a name (``pos = x[m]``) that is read only inside such reductions is read
 as the selection it names: the assignment goes, and each reduction gets ``where=m``.
+
+``x[jnp.nonzero(m)[0]]`` (or ``jnp.where(m)[0]``, ``jnp.argwhere(m)[:, 0]``,
+``jnp.flatnonzero(m)``) reads ``x`` at the positions of the true entries of a 1-D ``m``: the same
+rows as ``x[m]``, so it is read as that selection (unsafe: a mask of higher rank reads other rows),
+also through ``idx = jnp.nonzero(m)[0]`` bound once and read only as ``x[idx]`` inside such
+reductions (the assignment goes).
 
 ``jnp.nonzero(a)``/``jnp.where(a)`` as an index select where ``a != 0`` (the mask is ``a`` itself
 for a boolean expression). Only the call without ``size=`` is a selection.
@@ -32,7 +43,9 @@ gradient there is NaN (0 times inf) where the original's is 0; a sum runs in ano
 last bits of a float sum may differ); a negative slice bound counts from the end, the mask's
 does not; ``.at[m].set`` casts ``c`` to ``x``'s dtype where
 ``jnp.where`` promotes (a float into an integer array); with ``size=``, fewer hits than read
-raise IndexError in the original and read the fill value 0 in the fix.
+raise IndexError in the original and read the fill value 0 in the fix; a NaN twin skips a NaN
+among the selected entries, where the original returns NaN, and gives NaN for an empty selection,
+where the original raises.
 """
 
 from __future__ import annotations
@@ -88,6 +101,16 @@ ROW_PRODUCT = ("`E @ W` is read row by row: exact when the selection keeps the l
 PER_ROW = ("a per-row operation of the selection (a reduction over the last axis, one_hot) is read as the same "
            "selection of the operation on the whole array: exact for a mask over every axis but the last of the "
            "reduced array, as a per-token mask of a [batch, tokens, classes] array is")
+# order statistics of every entry, which take no `where=`: the NaN-skipping twin over the whole array with
+# NaN where the mask is false (`jnp.median(x[m])` -> `jnp.nanmedian(jnp.where(m, x, jnp.nan))`): the
+# entries that are not NaN are exactly the selected ones (an empty selection raises in the original, NaN here)
+_NAN_TWINS = {"jax.numpy.median": "nanmedian", "jax.numpy.quantile": "nanquantile",
+              "jax.numpy.percentile": "nanpercentile"}
+_NAN_KEYWORDS = frozenset({"q", "method"})
+NAN_SKIPPED = ("a NaN among the selected entries is skipped by the NaN-ignoring reduction, where the original returns "
+               "NaN; an empty selection gives NaN where the original raises")
+POSITIONS = ("`x[jnp.nonzero(m)[0]]` (argwhere, flatnonzero) is read as `x[m]`: exact for a 1-D mask (for a "
+             "mask of higher rank the original reads other rows)")
 CAST = ".at[] updates cast the value to the array's dtype, jnp.where promotes it (a float into an integer array)"
 
 
@@ -130,9 +153,34 @@ def _mask(src: Source, jnp: str, index: ast.AST) -> str | None:
             and not isinstance(index.args[0], ast.Starred):
         inner = index.args[0]
         return src.segment(inner) if _boolean(src, jnp, inner) else f"{atom(src, inner)} != 0"
+    inner = positions_of(src, jnp, index)
+    if inner is not None:
+        return src.segment(inner) if _boolean(src, jnp, inner) else f"{atom(src, inner)} != 0"
     if isinstance(index, ast.Tuple) or isinstance(index, ast.Slice) or is_number(index):
         return None
     return src.segment(index) if _boolean(src, jnp, index) else None
+
+
+def positions_of(src: Source, jnp: str, index: ast.AST) -> ast.expr | None:
+    """``m`` of ``jnp.nonzero(m)[0]``, ``jnp.where(m)[0]``, ``jnp.argwhere(m)[:, 0]`` or
+    ``jnp.flatnonzero(m)`` (no ``size=``): the positions of the true entries along axis 0, which
+    select what ``m`` selects when ``m`` is 1-D (:data:`POSITIONS`); None for any other index."""
+    call: ast.AST = index
+    if isinstance(index, ast.Subscript) and isinstance(index.value, ast.Call):
+        call = index.value
+        name = dotted(call.func)
+        parts = index.slice.elts if isinstance(index.slice, ast.Tuple) else []
+        if not ((name in (f"{jnp}.nonzero", f"{jnp}.where") and int_literal(index.slice) == 0)
+                or (name == f"{jnp}.argwhere" and len(parts) == 2 and isinstance(parts[0], ast.Slice)
+                    and parts[0].lower is None and parts[0].upper is None and parts[0].step is None
+                    and int_literal(parts[1]) == 0)):
+            return None
+    elif not (isinstance(index, ast.Call) and dotted(index.func) == f"{jnp}.flatnonzero"):
+        return None
+    assert isinstance(call, ast.Call)
+    if call.keywords or len(call.args) != 1 or isinstance(call.args[0], ast.Starred):
+        return None
+    return call.args[0]
 
 
 def _rows(src: Source, jnp: str, node: ast.Subscript) -> tuple[str, str] | None:
@@ -198,7 +246,7 @@ def _selection(src: Source, jnp: str, node: ast.AST) -> tuple[str, str] | None:
     size with a static bound (:func:`~xlacheck.rewrites.jax_sizes.bounded_creation`: the array at the
     bound and its first entries); None for any other expression."""
     if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-        mask = _mask(src, jnp, node.slice)
+        mask = _mask(src, jnp, node.slice) or _position_reads(src).get(id(node))
         if mask is not None:
             return atom(src, node.value), mask
         rows = _rows(src, jnp, node)
@@ -380,6 +428,9 @@ def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = N
     (``sel, sel_mask = x, <positions>``)."""
     if not isinstance(node, ast.Call):
         return None
+    twin = _nan_twin(src, jnp, node, named)
+    if twin is not None:
+        return twin
     found = _reduction(src, jnp, node)
     if found is None:
         return None
@@ -429,6 +480,35 @@ def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = N
         return f"{jnp}.{op}({whole}, {keywords})", mask, extra
     # a method of the whole array: an atom as it stands, else parenthesized
     return f"{whole if leaf else f'({whole})'}.{op}({keywords})", mask, extra
+
+
+def _nan_twin(src: Source, jnp: str, node: ast.Call, named: Named | None) -> tuple[str, str, tuple[str, ...]] | None:
+    """``jnp.median(E)`` / ``jnp.quantile(E, q)`` / ``jnp.percentile(E, q)`` (every entry: no ``axis``),
+    ``E`` elementwise in selections by one mask -> the NaN-ignoring twin of ``E`` on the whole arrays
+    with NaN where the mask is false (see :data:`_NAN_TWINS`)."""
+    twin = _NAN_TWINS.get(canonical(src, node.func) or "")
+    if twin is None or not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    if any(k.arg not in _NAN_KEYWORDS for k in node.keywords):
+        return None  # axis, keepdims, out, overwrite_input: another shape, or nothing this reads
+    wanted = 1 if twin == "nanmedian" else 2  # the array, then q (positional or keyword)
+    if twin == "nanmedian" and any(k.arg == "q" for k in node.keywords):
+        return None
+    if len(node.args) + sum(k.arg == "q" for k in node.keywords) != wanted or len(node.args) > wanted:
+        return None
+    rest = [*node.args[1:], *(k.value for k in node.keywords)]
+    if any(_selection(src, jnp, n) is not None or (named and isinstance(n, ast.Name) and n.id in named)
+           for r in rest for n in ast.walk(r)):
+        return None  # q or method read a selection
+    masks: set[str] = set()
+    leaves: list[tuple[str, str]] = []
+    whole = _whole(src, jnp, node.args[0], masks, named, leaves)
+    if whole is None or len(masks) != 1 or _PER_ROW in leaves or _ROW_KEPT in leaves:
+        return None
+    (mask,) = masks
+    others = "".join(f", {src.segment(a)}" for a in node.args[1:]) + "".join(
+        f", {src.segment(k)}" for k in node.keywords)
+    return f"{jnp}.{twin}({jnp}.where({mask}, {whole}, {jnp}.nan){others})", mask, (NAN_SKIPPED,)
 
 
 def _over_rows(src: Source, jnp: str, leaves: list[tuple[str, str]], mask: str,
@@ -578,7 +658,8 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
             work += [(target, r, None) for r in src.loads_of(target, scope)]
             continue
         found = _reduced_whole(src, jnp, call, named, bound_slice) if isinstance(call, ast.Call) else None
-        axis = _reduction(src, jnp, call)[3] if found is not None else None  # type: ignore[arg-type,index]
+        reduced = _reduction(src, jnp, call) if found is not None else None  # type: ignore[arg-type]
+        axis = reduced[3] if reduced is not None else None  # (None also for an order statistic's NaN twin)
         if found is None or current in rows_only and axis != 0 or per_row_value and axis is not None:
             return None
         if per_row_value:
@@ -961,6 +1042,77 @@ def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
     jnp = _jnp(src)
     if jnp is None:
         return None
-    return (_masked_set(src, jnp, node) or _masked_reduction(src, jnp, node) or _unpacked_set(src, jnp, node)
-            or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node) or _padded_hits(src, jnp, node)
-            or _counted_hits(src, jnp, node) or indexed_fill(src, jnp, node))
+    fix = (_masked_set(src, jnp, node) or _masked_reduction(src, jnp, node) or _unpacked_set(src, jnp, node)
+           or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node) or _padded_hits(src, jnp, node)
+           or _counted_hits(src, jnp, node) or indexed_fill(src, jnp, node) or _named_positions(src, jnp, node))
+    if fix is not None and fix.edits and _reads_positions(src, jnp, fix):
+        return make_fix(fix.message.split(" (unsafe: ")[0], fix.edits, [POSITIONS, *_reasons(fix)])
+    return fix
+
+
+def _position_reads(src: Source) -> dict[int, str]:
+    """``x[idx]`` -> the mask text, for ``idx = jnp.nonzero(m)[0]`` while :func:`_named_positions`
+    rewrites its reads (empty otherwise)."""
+    reads: dict[int, str] = src.memo("position reads", dict)
+    return reads
+
+
+def _named_positions(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """``idx = jnp.nonzero(m)[0]`` (or ``jnp.where``) alone on its lines, ``idx`` bound once and read
+    only as ``x[idx]`` inside reductions that :func:`_reduced_whole` rewrites with ``where=m``: the
+    assignment goes and each reduction gets the mask (``m``'s names keep their value from the
+    assignment on: :meth:`Source.settled_before`)."""
+    if not isinstance(node, (ast.Subscript, ast.Call)) or positions_of(src, jnp, node) is None:
+        return None
+    assign = src.parents.get(node)
+    if not (isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
+            and isinstance(assign.targets[0], ast.Name) and src.alone_on_lines(assign, assign)):
+        return None
+    mask = _mask(src, jnp, node)
+    target = assign.targets[0].id
+    scope = src.scope_of(assign)
+    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    if mask is None or len(src.stores_in(scope).get(target, [])) != 1 \
+            or not src.settled_before(assign, names, own={id(assign.targets[0])}):
+        return None
+    reads = src.loads_of(target, scope)
+    indexed = [src.parents.get(r) for r in reads]
+    if not reads or any(src.scope_of(r) is not scope or not (isinstance(p, ast.Subscript) and p.slice is r)
+                        for r, p in zip(reads, indexed)):
+        return None
+    registry = _position_reads(src)
+    try:
+        registry.update((id(p), mask) for p in indexed)
+        edits, extra, seen = [replace_lines(assign.lineno, assign.end_lineno or assign.lineno, "")], [], set()
+        for read in indexed:
+            call = src.parents.get(read)
+            while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
+                    isinstance(call, ast.Call) and (canonical(src, call.func) or "") in JAX_ELEMENTWISE):
+                call = src.parents.get(call)
+            found = _reduced_whole(src, jnp, call) if isinstance(call, ast.Call) else None
+            if found is None or found[1] != mask:
+                return None
+            if id(call) not in seen:
+                seen.add(id(call))
+                edits.append(replace(src, call, found[0]))
+                extra += found[2]
+        edits = [e for e in edits if not any(o is not e and o.start <= e.start and e.end <= o.end
+                                             and (o.start, o.end) != (e.start, e.end) for o in edits)]
+        return _reduction_fix(edits, mask, False, tuple(extra))
+    finally:
+        for p in indexed:
+            registry.pop(id(p), None)
+
+
+def _reads_positions(src: Source, jnp: str, fix: Fix) -> bool:
+    """Whether an edit of ``fix`` replaces code that indexes by ``jnp.nonzero(m)[0]``."""
+    indexes = src.memo(("positions indexes", jnp), lambda: [  # once per file: fix paths stay linear
+        n for n in src.nodes if isinstance(n, (ast.Subscript, ast.Call)) and positions_of(src, jnp, n) is not None])
+    spans = [(e.start, e.end) for e in fix.edits]
+    return any(a <= src.start(n) and src.end(n) <= b for n in indexes for a, b in spans) or any(
+        e.content == "" and e.start.line <= src.start(n).line <= e.end.line for n in indexes for e in fix.edits)
+
+
+def _reasons(fix: Fix) -> list[str]:
+    message = fix.message
+    return message[message.index(" (unsafe: ") + 10:-1].split("; ") if " (unsafe: " in message else []

@@ -29,13 +29,13 @@ from xlacheck.rewrites._source import Source, dotted
 _KERAS_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 
 
-def _from_keras(src: Source, head: str, depth: int = 0) -> bool:
+def from_keras(src: Source, head: str, depth: int = 0) -> bool:
     """``head`` names a module or object imported from TensorFlow or Keras in this file, or a
     module-level alias of one (``layers = tf.keras.layers``)."""
     bound = src.module_binding(head)
     if bound is not None and depth < 3:
         name = dotted(bound)
-        return name is not None and (name.split(".")[0] == src.tf or _from_keras(src, name.split(".")[0], depth + 1))
+        return name is not None and (name.split(".")[0] == src.tf or from_keras(src, name.split(".")[0], depth + 1))
     for node in src.nodes:
         if isinstance(node, ast.Import):
             if any((a.asname or a.name.split(".")[0]) == head and a.name.split(".")[0] in _KERAS_ROOTS
@@ -73,7 +73,7 @@ def rewrite_nearest_upsampling(src: Source, node: ast.AST) -> Fix | None:
     if name is None or "." not in name or name.rsplit(".", 1)[1] != "UpSampling2D":
         return None
     head = name.split(".")[0]
-    if head != src.tf and not _from_keras(src, head):
+    if head != src.tf and not from_keras(src, head):
         return None
     if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords) \
             or len(node.args) > 3:

@@ -138,12 +138,26 @@ class DataDependentShapeArgument(Rule):
     `tnp.arange(n)` (no `dtype=`, an integer-literal step) on a tensor becomes `tf.range(n)`, the op
     tnp calls after testing its arguments in Python; unsafe because tnp promotes the result dtype
     the NumPy way (the same for integer tensors and Python ints, not always with Python floats).
+    `layer(x[:, :n])` (directly or through a name only that call reads), with `layer` a Keras
+    `LSTM`/`GRU`/`SimpleRNN`/`RNN` built once without `return_sequences`, `return_state`,
+    `go_backwards`, `stateful` or `time_major`, becomes `layer(x, mask=...)` with the steps from
+    `n` on masked: a masked step keeps the layer's output and state, so it returns the prefix's
+    last output over a static time axis. Unsafe: a negative `n` counts from the end in the slice
+    and masks every step here, inf/NaN past `n` reach the weight gradients as NaN, and `n == 0`
+    returns the initial state's output where the original raises.
+    `tf.reduce_sum/max/min(E, axis=k)` (or of every entry) and `tf.reduce_mean(E, axis=k)`, `E`
+    elementwise in one prefix `x[:, :n]` cut on axis `k` (and numbers), reduce the whole tensors with
+    the positions from `n` on masked by `tf.where` (0, -inf, inf; a mean divides by `min(n, T)`).
+    Unsafe: a negative `n` counts from the end in the slice only, a non-finite derivative at a
+    masked position gives a NaN gradient, the sum runs in another order, max/min need a float
+    tensor, and an integer mean is truncated in the original.
     Other shape arguments get no automatic fix: the static bound must come from the model's
     configuration.
     """
 
     code = "XLA205"
     fix = ("rewrite_masked", "rewrite_repeat_reduction", "rewrite_summed_size", "rewrite_numpy_arange",
+           "rewrite_rnn_prefix_mask", "rewrite_prefix_reduction",
            "rewrite_shape_argument")
     name = "data-dependent-shape-argument"
     severity = Severity.RECOMPILE

@@ -75,13 +75,17 @@ class JaxTracedShape(Rule):
 
     ## Fix safety
     Unsafe fixes (`--unsafe-fixes`) for two consumers of a boolean selection (`x[m]`,
-    `x[jnp.nonzero(m)]`, `x[jnp.where(m)]`, a slice of traced bounds `x[a:b]`, `x[:, :n]`,
+    `x[jnp.nonzero(m)]`, `x[jnp.where(m)]`, `x[jnp.nonzero(m)[0]]`, `x[jnp.argwhere(m)[:, 0]]`,
+    `x[jnp.flatnonzero(m)]` or `idx = jnp.nonzero(m)[0]` read only as `x[idx]` (exact for a 1-D
+    mask), a slice of traced bounds `x[a:b]`, `x[:, :n]`,
     `x[i, :n]`): `jnp.sum/mean/prod/var/std/any/all/max/min(E)` or `E.sum()`, `jnp.linalg.norm(E)`,
     `jnp.count_nonzero(E)`, `logsumexp(E)` (max/min with
     `initial=` -inf/inf: an empty selection raises in the original) of arithmetic, comparisons and
     elementwise `jnp` functions on selections by one mask becomes the same reduction of the whole
     arrays with `where=m` (`jnp.dot(a[m], b[m])`: `jnp.sum(a * b, where=m)`, exact for a mask of the
-    arrays' shape), and
+    arrays' shape); `jnp.median(E)` and `jnp.quantile/percentile(E, q)` of every entry become
+    `jnp.nanmedian/nanquantile/nanpercentile(jnp.where(m, E, jnp.nan), q)` (a NaN among the
+    selected entries is skipped there, and an empty selection gives NaN where the original raises); and
     `x.at[m].set(c)` with `c` the same at every entry (a number, `jnp.nan`, `-jnp.inf`, a full
     reduction) becomes `jnp.where(m, c, x)` (`.add(c)`: `jnp.where(m, x + c, x)`, and so on for
     multiply/divide/power/min/max; `.set(y[m])`: `jnp.where(m, y, x)`). They assume the mask has the

@@ -1,0 +1,151 @@
+"""A reduction of a prefix cut by a tensor length (XLA205) -> the reduction of the whole tensor with
+the positions past the bound masked.
+
+``tf.reduce_sum(E, axis=k)`` where every tensor ``E`` reads is the same prefix ``x[:, :n]`` (``n``
+from tensor values, on axis ``k``: ``k`` leading ``:``), and ``E`` is elementwise (``+ - * / **``,
+unary minus, the elementwise ops of ``ELEMENTWISE_UNARY``) of such prefixes and numbers, reduces
+entries whose number is data: XLA compiles once per value of ``n``. The same entries are reduced
+from the whole tensors with the positions ``i >= n`` of axis ``k`` masked by ``tf.where`` (a mask
+``tf.range(T) < n`` reshaped to broadcast over the axes after ``k``), which has a static shape:
+
+* ``reduce_sum`` (over axis ``k`` or every axis): the masked positions add exact zeros;
+* ``reduce_max`` / ``reduce_min``: the masked positions hold -inf / inf, which an empty prefix
+  returns as the original does;
+* ``reduce_mean`` over axis ``k``: the masked sum divided by the prefix length ``min(n, T)`` (an empty
+  prefix gives 0 / 0 = NaN, as the original does).
+
+Always UNSAFE:
+
+* a negative bound counts back from the end in the slice, not in the mask;
+* ``E`` is computed at the masked positions too: where its derivative there is not finite, the
+  gradient is NaN (0 times inf) where the original's is 0;
+* the sum runs in another order (the last bits of a float sum may differ);
+* the tensors sliced are taken to have one length along axis ``k`` (the mask is built from the first);
+* max/min assume a floating-point tensor (an integer one does not take the infinite fill), and a
+  mean of integers, truncated in the original, is a true division here.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Fix
+from xlacheck.rewrites._expr import ELEMENTWISE_UNARY, call_name, int_literal, is_number
+from xlacheck.rewrites._fix import make_fix, replace, rewriter
+from xlacheck.rewrites._source import Source, dotted
+from xlacheck.rewrites.static_shapes import data_dependent
+
+_REDUCTIONS = {f"{prefix}reduce_{op}": op for prefix in ("tf.", "tf.math.") for op in ("sum", "mean", "max", "min")}
+_FILL = {"sum": "0", "mean": "0", "max": "float('-inf')", "min": "float('inf')"}
+_ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
+
+
+def _full(part: ast.expr) -> bool:
+    return isinstance(part, ast.Slice) and part.lower is None and part.upper is None and part.step is None
+
+
+def prefix(node: ast.AST) -> tuple[int, ast.expr] | None:
+    """(axis ``k``, bound ``n``) of ``x[:n]``, ``x[:, :n]``, ``x[:, 0:n, :]`` (``k`` leading ``:``,
+    only ``:`` after), with ``x`` a name or attribute; None for any other subscript."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and dotted(node.value)):
+        return None
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    k = next((i for i, p in enumerate(parts) if not _full(p)), None)
+    if k is None or not all(_full(p) for p in parts[k + 1:]):
+        return None
+    cut = parts[k]
+    if not (isinstance(cut, ast.Slice) and cut.upper is not None and cut.step is None
+            and (cut.lower is None or int_literal(cut.lower) == 0)):
+        return None
+    return k, cut.upper
+
+
+def _leaves(src: Source, node: ast.expr, found: list[ast.Subscript]) -> bool:
+    """Whether ``node`` is elementwise in prefixes and numbers (the prefixes collected in ``found``)."""
+    if is_number(node):
+        return True
+    if prefix(node) is not None:
+        found.append(node)  # type: ignore[arg-type]
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITH):
+        return _leaves(src, node.left, found) and _leaves(src, node.right, found)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _leaves(src, node.operand, found)
+    if isinstance(node, ast.Call) and call_name(src, node) in ELEMENTWISE_UNARY and len(node.args) == 1 \
+            and not node.keywords and not isinstance(node.args[0], ast.Starred):
+        return _leaves(src, node.args[0], found)
+    return False
+
+
+def _whole(src: Source, node: ast.expr, leaves: list[ast.Subscript]) -> str:
+    """The text of ``node`` with each prefix replaced by its whole tensor."""
+    text = src.segment(node)
+    start = src.offset(src.start(node))
+    for leaf in sorted(leaves, key=lambda n: src.offset(src.start(n)), reverse=True):
+        a, b = src.offset(src.start(leaf)) - start, src.offset(src.end(leaf)) - start
+        text = text[:a] + src.segment(leaf.value) + text[b:]
+    return text
+
+
+@rewriter(ast.Subscript, pointed=True)
+def rewrite_prefix_reduction(src: Source, node: ast.AST) -> Fix | None:
+    """``tf.reduce_sum(E(x[:, :n]), axis=1)`` -> ``tf.reduce_sum(tf.where(mask, E(x), 0), axis=1)``
+    (see the module docstring)."""
+    if src.tf is None:
+        return None
+    cut = prefix(node)
+    if cut is None or not data_dependent(src, cut[1]):
+        return None
+    call: ast.AST | None = src.parents.get(node)
+    while isinstance(call, (ast.BinOp, ast.UnaryOp)) or (isinstance(call, ast.Call)
+                                                         and call_name(src, call) in ELEMENTWISE_UNARY):
+        call = src.parents.get(call)
+    if not isinstance(call, ast.Call) or call_name(src, call) not in _REDUCTIONS or not call.args:
+        return None
+    op = _REDUCTIONS[call_name(src, call)]  # type: ignore[index]
+    if len(call.args) > 2 or any(isinstance(a, ast.Starred) for a in call.args) \
+            or any(k.arg not in ("axis", "keepdims") for k in call.keywords):
+        return None
+    axes = [*call.args[1:], *(k.value for k in call.keywords if k.arg == "axis")]
+    if len(axes) > 1 or (axes and int_literal(axes[0]) != cut[0] and not (
+            isinstance(axes[0], ast.Constant) and axes[0].value is None)):
+        return None
+    over_all = not axes or isinstance(axes[0], ast.Constant) and axes[0].value is None
+    if op == "mean" and over_all:
+        return None  # the count of a full mean reads every axis's size
+    leaves: list[ast.Subscript] = []
+    k, bound = cut
+    if not _leaves(src, call.args[0], leaves):
+        return None
+    cuts = [prefix(leaf) for leaf in leaves]
+    if any(c is None or c[0] != k or src.segment(c[1]) != src.segment(bound) for c in cuts):
+        return None  # prefixes of another axis or bound: another mask
+    tf = src.tf
+    base = src.segment(leaves[0].value)
+    limit = src.segment(bound)
+    if not isinstance(bound, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.BinOp, ast.Constant)):
+        limit = f"({limit})"
+    length = f"{tf}.shape({base})[{k}]"
+    mask = f"{tf}.reshape({tf}.range({length}) < {limit}, [-1] + [1] * (len({base}.shape) - {k + 1}))"
+    masked = f"{tf}.where({mask}, {_whole(src, call.args[0], leaves)}, {_FILL[op]})"
+    rest = "".join(f", {src.segment(a)}" for a in call.args[1:]) + "".join(
+        f", {src.segment(kw)}" for kw in call.keywords)
+    if op == "mean":
+        total = f"{tf}.reduce_sum({masked}{rest})"
+        text = f"{total} / {tf}.cast({tf}.minimum({limit}, {length}), {base}.dtype)"
+        if isinstance(src.parents.get(call), (ast.BinOp, ast.UnaryOp, ast.Attribute, ast.Subscript)):
+            text = f"({text})"
+    else:
+        text = f"{src.segment(call.func)}({masked}{rest})"
+    reasons = ["a negative bound counts back from the end in the slice, not in the mask",
+               "the expression is computed at the masked positions too: where its derivative there is not finite, "
+               "the gradient is NaN (0 times inf) where the original's is 0",
+               "the sum runs in another order (the last bits of a float sum may differ)"]
+    if len({src.segment(leaf.value) for leaf in leaves}) > 1:
+        reasons.append("the tensors sliced are taken to have one length along the sliced axis")
+    if op in ("max", "min"):
+        reasons.append("assumes a floating-point tensor (an integer one does not take the infinite fill)")
+    if op == "mean":
+        reasons.append("a mean of integers, truncated in the original, is a true division here")
+    return make_fix("reduce the whole tensor with the positions past the bound masked by tf.where instead of the "
+                    "data-sized prefix (a static shape)", [replace(src, call, text)], reasons)
