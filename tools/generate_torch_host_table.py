@@ -100,6 +100,8 @@ FUNCTIONS: dict[str, tuple[int, str]] = {
     # torch_xla's own logging and reductions to the host
     "torch_xla.core.xla_model.master_print": (0, "xm.master_print(t)"),
     "torch_xla.core.xla_model.mesh_reduce": (1, "xm.mesh_reduce('loss', t, sum)"),
+    # serialization: pickling a device tensor copies its data to the host (a checkpoint written in the step)
+    "torch.save": (0, "torch.save(v, io.BytesIO())"),
 }
 
 # A device integer tensor handed where torch takes a size, a count or an index bound (`i` is a lazily
@@ -203,7 +205,7 @@ for name, (argument, position, build, call) in spec["sinks"].items():
     except Exception as exc:  # recorded, never guessed
         out["sinks"][name] = {"transfers": None, "scalar_reads": None, "error": f"{type(exc).__name__}: {exc}"[:200]}
 
-import math, numpy, operator
+import io, math, numpy, operator
 import torch_xla.core.xla_model as xm
 out["functions"] = {}
 for name, (position, call) in spec.get("functions", {}).items():
@@ -214,7 +216,7 @@ for name, (position, call) in spec.get("functions", {}).items():
         i = (x * 2).sum().abs().long() + 1
         v = (x * 2).flatten()
         b = (x * 2).flatten() > -100.0
-        eval(call, {"t": t, "i": i, "v": v, "b": b, "math": math, "numpy": numpy, "operator": operator,
+        eval(call, {"t": t, "i": i, "v": v, "b": b, "io": io, "math": math, "numpy": numpy, "operator": operator,
                     "torch": torch, "xm": xm})
     try:
         out["functions"][name] = {**measure(run), "error": None}

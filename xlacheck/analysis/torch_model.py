@@ -1373,6 +1373,9 @@ class _Builder:
         if _trains(node, self, own=True) and not any(_trains(loop, self) for loop in _own_loops(node.body)):
             # (a function whose loop trains is not one step: the loop body is, see _loop_step)
             return "a training step (backward and optimizer step; torch code declared to run on XLA)"
+        if _split_step(f, self) and not any(_trains(loop, self) for loop in _own_loops(node.body)):
+            return ("a training step (optimizer step after a method that runs the backward; torch code declared "
+                    "to run on XLA)")
         if f.cls is not None and f.name == "forward" and f.cls.node.name in self.module_classes:
             return f"{f.cls.node.name}.forward (torch code declared to run on XLA)"
         return ""
@@ -2105,6 +2108,27 @@ def _trains(node: ast.AST, b: _Builder, own: bool = False) -> bool:
         backward = backward or runs_backward(c, b.resolve)
         step = step or _optimizer_step(c, b)
     return backward and step
+
+
+def _split_step(f: FunctionInfo, b: _Builder) -> bool:
+    """A training step split in two, as ``transformers.Trainer`` writes it: the method steps the optimizer
+    in its own statements after calling a method of its own class (``self.training_step(batch)``) whose
+    own statements run the backward and step no optimizer. The caller runs once per step."""
+    node = f.node
+    if f.cls is None or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    calls = list(_own_calls(node.body))
+    if not any(_optimizer_step(c, b) for c in calls):
+        return False
+    for c in calls:
+        if isinstance(c.func, ast.Attribute) and _self_attr(c.func) and c.func.attr != node.name:
+            callee = f.cls.methods.get(c.func.attr)
+            if callee is None or not isinstance(callee.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            own = list(_own_calls(callee.node.body))
+            if any(runs_backward(x, b.resolve) for x in own) and not any(_optimizer_step(x, b) for x in own):
+                return True
+    return False
 
 
 def runs_backward(c: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bool:

@@ -42,6 +42,8 @@ _INDEX_FIX = ("index with a 1-element tensor instead (`v.index_select(0, i.view(
               "stays on the device")
 # A call that sizes its result from the values (F.one_hot without num_classes): the size is needed now.
 _ARGUMENT_FIX = "pass the left-out argument as a Python int (`F.one_hot(y, num_classes)`): the size is then static"
+# A checkpoint needs the values on the host: only fewer of them help.
+_SAVE_FIX = "checkpoint every N steps or after the epoch (`xm.save` copies the state to the CPU once)"
 _BRANCHES = frozenset({"`if tensor:`", "`while tensor:`", "`assert tensor`", "`a if tensor else b`",
                        "`and`/`or` on a tensor", "`not tensor`"})
 
@@ -146,6 +148,7 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
                               "transfers per step)"))
     out.extend((n, w) for n, w in _function_reads(torch, resolve, table.get("functions", {}))
                if ctx.preview or w != "`x in tensor`")  # (--preview: 0 of 4 true on real code, flash-attention paths)
+    out.extend(_state_saves(torch, resolve, table.get("functions", {}).get("torch.save", {})))
     out.extend(_method_reads(torch, table.get("methods", {}), resolve))
     out.extend(_size_reads(torch, resolve, table.get("sizes", {})))
     out.extend(_argument_reads(torch, resolve))
@@ -208,6 +211,36 @@ def _function_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None]
             # the probe iterates a bool vector: the truth test of each item reads it; items that are tensors
             # already are read the same way
             out.append((node, f"`{name.removeprefix('builtins.')}()` over tensors"))
+    return out
+
+
+def _state_saves(torch: TorchFacts, resolve: Callable[[ast.expr], str | None], row: dict) -> list[tuple[ast.AST, str]]:
+    """``torch.save`` in step code of the state of the step's own model or optimizer
+    (``torch.save(self.model.state_dict(), f)``, or a dict display holding such states), where the host
+    table's ``torch.save`` row measured pickling a device tensor reading it back (a proven tensor handed
+    to it is ``_function_reads``'s). The model is what step code calls (``self.model(ids)``), the
+    optimizer what it zeroes (``self.opt.zero_grad()``): under the declaration both live on the device."""
+    if not row.get("reads"):
+        return []
+    used: set[str] = set()
+    for n in torch.nodes:
+        if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute)):
+            if isinstance(n.func, ast.Attribute) and n.func.attr == "zero_grad" and not n.args:
+                used.add(ast.unparse(n.func.value))
+            elif isinstance(n.func, ast.Name) or isinstance(n.func.value, ast.Name) and n.func.value.id == "self":
+                used.add(ast.unparse(n.func))  # (a call of a name or of `self.x`: a module; `F.relu` is no state)
+
+    def state(e: ast.expr | None) -> bool:
+        return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "state_dict" \
+            and not e.args and not e.keywords and ast.unparse(e.func.value) in used
+
+    out: list[tuple[ast.AST, str]] = []
+    for node in torch.nodes:
+        if isinstance(node, ast.Call) and node.args and resolve(node.func) == "torch.save":
+            obj = node.args[0]
+            if any(state(v) for v in (obj.values if isinstance(obj, ast.Dict) else [obj])):
+                out.append((node, "`torch.save` of the step's model or optimizer state (pickling a device tensor "
+                                  "copies it to the host)"))
     return out
 
 
@@ -730,6 +763,21 @@ class TorchHostSyncInStep(ModuleRule):
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"
                 "        if args.do_eval and (step % args.eval_steps == 0 or step == total):\n"
                 "            print(torch.stack(metrics).mean().to('cpu'))\n            metrics = []\n"),
+        # a training step split in two (transformers' Trainer): the loss the backward half returns stays a tensor
+        Example("import torch\nimport torch.nn.functional as F\nclass Trainer:\n    def __init__(self, model, opt):\n"
+                "        self.model, self.opt = model, opt\n    def training_step(self, x, y):\n"
+                "        loss = F.cross_entropy(self.model(x), y)\n        loss.backward()\n"
+                "        return loss.detach()\n"
+                "    def train_step(self, x, y):\n        loss = self.training_step(x, y)\n        self.opt.step()\n"
+                "        self.opt.zero_grad()\n        return loss\n", torch_xla=True),
+        # the step's model checkpointed every 1000th step only
+        Example("import io\nimport torch\nimport torch.nn.functional as F\nclass Trainer:\n"
+                "    def __init__(self, model, opt):\n        self.model, self.opt, self.it = model, opt, 0\n"
+                "    def train_step(self, x, y):\n        self.opt.zero_grad()\n"
+                "        loss = F.cross_entropy(self.model(x), y)\n        loss.backward()\n        self.opt.step()\n"
+                "        self.it += 1\n        if self.it % 1000 == 0:\n"
+                "            torch.save(self.model.state_dict(), io.BytesIO())\n        return loss.detach()\n",
+                torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -947,6 +995,35 @@ class TorchHostSyncInStep(ModuleRule):
                            "cut here; keep the value on the device (return or accumulate the tensor), read it after "
                            "`torch_xla.sync()`, or log it from `xm.add_step_closure(fn, args=(t,))`"),
                 )),
+        # the split training step: the optimizer steps after the method that runs the backward; the loss it
+        # returns is read every step
+        Example("import torch\nimport torch.nn.functional as F\nclass Trainer:\n    def __init__(self, model, opt):\n"
+                "        self.model, self.opt, self.total = model, opt, 0.0\n    def training_step(self, x, y):\n"
+                "        loss = F.cross_entropy(self.model(x), y)\n        loss.backward()\n"
+                "        return loss.detach()\n"
+                "    def train_step(self, x, y):\n        self.total += self.training_step(x, y).item()\n"
+                "        self.opt.step()\n        self.opt.zero_grad()\n", torch_xla=True,
+                expected=(
+                    (11, 23, "`.item()` reads a torch tensor on the host inside a torch_xla step (a training step "
+                             "(optimizer step after a method that runs the backward; torch code declared to run on "
+                             "XLA)): the pending graph runs and is cut here; keep the value on the device (return or "
+                             "accumulate the tensor), read it after `torch_xla.sync()`, or log it from "
+                             "`xm.add_step_closure(fn, args=(t,))`"),
+                )),
+        # a checkpoint of the step's model and optimizer written in every step
+        Example("import io\nimport torch\nimport torch.nn.functional as F\nclass Trainer:\n"
+                "    def __init__(self, model, opt):\n        self.model, self.opt = model, opt\n"
+                "    def train_step(self, x, y):\n        self.opt.zero_grad()\n"
+                "        loss = F.cross_entropy(self.model(x), y)\n        loss.backward()\n        self.opt.step()\n"
+                "        torch.save({'model': self.model.state_dict(), 'opt': self.opt.state_dict()}, io.BytesIO())\n"
+                "        return loss.detach()\n", torch_xla=True,
+                expected=(
+                    (12, 9, "`torch.save` of the step's model or optimizer state (pickling a device tensor copies it "
+                            "to the host) reads a torch tensor on the host inside a torch_xla step (a training step "
+                            "(backward and optimizer step; torch code declared to run on XLA)): the pending graph runs "
+                            "and is cut here; checkpoint every N steps or after the epoch (`xm.save` copies the state "
+                            "to the CPU once)"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -991,7 +1068,8 @@ class TorchHostSyncInStep(ModuleRule):
                 fixed.add(id(stmt))  # one fix per statement, on its first finding
                 fix = _closure_fix(ctx, stmt, by_stmt[id(stmt)], step)
             advice = _BRANCH_FIX if what in _BRANCHES else _SIZE_FIX if what.startswith("a tensor as a") \
-                else _INDEX_FIX if what == _INDEX_READ else _ARGUMENT_FIX if " without `" in what else _FIX
+                else _INDEX_FIX if what == _INDEX_READ else _ARGUMENT_FIX if " without `" in what \
+                else _SAVE_FIX if what.startswith("`torch.save") else _FIX
             ctx.report(self, node, f"{what} reads a torch tensor on the host inside a torch_xla step ({where}): "
                                    f"the pending graph runs and is cut here; {advice}", fix=fix, set_aside=aside)
 

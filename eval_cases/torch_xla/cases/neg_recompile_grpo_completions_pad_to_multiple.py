@@ -1,0 +1,69 @@
+"""Source: https://github.com/huggingface/trl/pull/5180
+
+The pull request's `pad_to_multiple_of`: after the rollout the completion ids are padded up to the
+next multiple of 16 (and generation is capped at `max_completion_length=16`), so every group of
+completions has one padded length and the policy update compiles once.
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+PAD_TO_MULTIPLE_OF = 16
+MAX_COMPLETION_LENGTH = 16
+
+
+class TinyPolicy(nn.Module):
+    def __init__(self, vocab=30, dim=16):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, dim)
+        self.mix = nn.Linear(dim, dim)
+        self.head = nn.Linear(dim, vocab)
+
+    def forward(self, ids):
+        h = self.emb(ids)
+        h = h + torch.tanh(self.mix(h.cumsum(1) / torch.arange(1, ids.size(1) + 1, device=ids.device)[:, None]))
+        return self.head(h)
+
+
+def pad_completions(completions, pad_id=0):
+    longest = min(max(len(c) for c in completions), MAX_COMPLETION_LENGTH)
+    width = -(-longest // PAD_TO_MULTIPLE_OF) * PAD_TO_MULTIPLE_OF
+    ids = torch.full((len(completions), width), pad_id)
+    mask = torch.zeros(len(completions), width)
+    for i, c in enumerate(completions):
+        c = c[:width]
+        ids[i, :len(c)] = c
+        mask[i, :len(c)] = 1.0
+    return ids, mask
+
+
+def make_update(policy, opt, device):
+    def update(prompt_ids, completions, advantages):
+        completion_ids, mask = pad_completions(completions)
+        ids = torch.cat([prompt_ids, completion_ids], 1).to(device)
+        mask, adv = mask.to(device), advantages.to(device)
+        opt.zero_grad()
+        logits = policy(ids)[:, prompt_ids.size(1) - 1:-1]
+        logp = torch.log_softmax(logits, -1).gather(-1, ids[:, prompt_ids.size(1):, None]).squeeze(-1)
+        loss = -((logp * adv[:, None]) * mask).sum() / mask.sum()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+    return update
+
+
+# --- oracle ---
+def _group(seed, lengths):
+    g = torch.Generator().manual_seed(seed)
+    prompt = torch.randint(1, 30, (1, 6), generator=g).repeat(len(lengths), 1)
+    completions = [torch.randint(1, 30, (n,), generator=g) for n in lengths]
+    return prompt, completions, torch.randn(len(lengths), generator=g)
+
+
+def ENTRY(device):
+    policy = TinyPolicy().to(device)
+    return make_update(policy, torch.optim.Adam(policy.parameters(), lr=1e-3), device), _group(0, (5, 9, 7, 3))
+
+
+def ALT_ARGS(device):
+    return [_group(1, (4, 12, 6, 8)), _group(2, (10, 2, 5, 5))]
