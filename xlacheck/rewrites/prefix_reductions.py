@@ -115,6 +115,10 @@ def rewrite_prefix_reduction(src: Source, node: ast.AST) -> Fix | None:
     over_all = not axes or isinstance(axes[0], ast.Constant) and axes[0].value is None
     if op == "mean" and over_all:
         return None  # the count of a full mean reads every axis's size
+    if isinstance(node.slice, ast.Slice) and len(call.args) == 1 and not call.keywords:  # type: ignore[attr-defined]
+        # tf.reduce_op(E(x[:n])) is masked_reduction's (rewrite_masked): it also zeroes x where the mask is
+        # false before E sees it, so the gradient stays exact where E's derivative there is not finite
+        return None
     leaves: list[ast.Subscript] = []
     k, bound = cut
     if not _leaves(src, call.args[0], leaves):
