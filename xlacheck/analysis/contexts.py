@@ -365,6 +365,10 @@ class ModuleFacts:
     classes_by_name: dict[str, ClassInfo] = field(default_factory=dict)
     # flags of the arguments compiled callers pass, per callee and parameter name
     call_flags: dict[int, dict[str, int]] = field(default_factory=dict)
+    # per callee and parameter name: every call recorded so far passes it a required non-static argument of a
+    # jax.jit entry handed on whole (analysis.truth.passed_whole_jit_argument), a leaf tracer when only
+    # its truth is read
+    jit_leaf_args: dict[int, dict[str, bool]] = field(default_factory=dict)
     # call sites for module-level rules: "wrap" (tf.function(...)/jax.jit(...) calls), "batch"
     # (`.batch(...)`), "local" (calls of plain names), each with the enclosing function
     sites: dict[str, list[tuple[ast.Call, FunctionInfo | None]]] = field(default_factory=dict)
@@ -432,6 +436,10 @@ class ModuleFacts:
                 alias = _local_function_alias(caller, f.id, self.module_funcs, self.classes_by_name, self.by_node,
                                               same_positions=True)
                 return (alias[0], False) if len(alias) == 1 else None
+            # `net(params, x)` where the module bound `net = Net(...)`, a class defined here: Net.__call__
+            called = _object_method(self.classes_by_name, self.instances, caller, False, f.id, "__call__")
+            if called is not None:
+                return called, True
             init = _plain_constructor(self.classes_by_name, f.id)
             return (init, True) if init is not None else None
         recv = f.value if isinstance(f, ast.Attribute) else None
