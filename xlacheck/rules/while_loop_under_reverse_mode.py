@@ -290,6 +290,20 @@ def _mentions(e: ast.AST, names: frozenset[str] | set[str], stopped: set[int]) -
     return any(isinstance(n, ast.Name) and n.id in names and id(n) not in stopped for n in ast.walk(e))
 
 
+_STATIC_ATTRS = frozenset({"shape", "ndim", "size", "dtype"})
+
+
+def _static_reads(e: ast.AST) -> set[int]:
+    """The nodes under ``x.shape``/``x.ndim``/``x.size``/``x.dtype`` and ``len(x)`` in ``e``: static under
+    jax.jit, whatever ``x`` is."""
+    out: set[int] = set()
+    for n in ast.walk(e):
+        if (isinstance(n, ast.Attribute) and n.attr in _STATIC_ATTRS) or (
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"):
+            out.update(id(m) for m in ast.walk(n))
+    return out
+
+
 def _reached_names(fn: _Def, start: frozenset[str], stopped: set[int]) -> set[str]:
     """The names of ``fn`` (its nested functions included) whose value may depend on the parameters
     ``start``: bound by an assignment, a loop or a ``with`` from an expression that names one of them
@@ -389,7 +403,8 @@ def _while_loop_reached(fn: _Def, start: frozenset[str], traced: frozenset[str],
     stopped = {id(n) for c in ast.walk(fn) if isinstance(c, ast.Call)
                and call_name(c, ctx) == "jax.lax.stop_gradient" for n in ast.walk(c)}
     reached = _reached_names(fn, start, stopped)
-    traced_names = _reached_names(fn, traced | start, stopped) if traced - start else reached
+    static = stopped | _static_reads(fn)  # a bound from a shape is concrete
+    traced_names = _reached_names(fn, traced | start, static)
     calls = [c for c in ast.walk(fn) if isinstance(c, ast.Call) and id(c) not in stopped]
     for c in calls:
         name = call_name(c, ctx)
@@ -399,7 +414,7 @@ def _while_loop_reached(fn: _Def, start: frozenset[str], traced: frozenset[str],
                 return c, fn
         elif name == "jax.lax.fori_loop":
             init = c.args[3] if len(c.args) > 3 else next((k.value for k in c.keywords if k.arg == "init_val"), None)
-            if (any(_mentions(b, traced_names, stopped) for b in _bounds(c)) and not _integer_carry(init)
+            if (any(_mentions(b, traced_names, static) for b in _bounds(c)) and not _integer_carry(init)
                     and _loop_reached(c, fn, reached, stopped)):
                 return c, fn
     for c in calls:
