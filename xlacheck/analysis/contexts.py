@@ -365,10 +365,6 @@ class ModuleFacts:
     classes_by_name: dict[str, ClassInfo] = field(default_factory=dict)
     # flags of the arguments compiled callers pass, per callee and parameter name
     call_flags: dict[int, dict[str, int]] = field(default_factory=dict)
-    # per callee and parameter name: every call recorded so far passes it a required non-static argument of a
-    # jax.jit entry handed on whole (analysis.truth.passed_whole_jit_argument), a leaf tracer when only
-    # its truth is read
-    jit_leaf_args: dict[int, dict[str, bool]] = field(default_factory=dict)
     # call sites for module-level rules: "wrap" (tf.function(...)/jax.jit(...) calls), "batch"
     # (`.batch(...)`), "local" (calls of plain names), each with the enclosing function
     sites: dict[str, list[tuple[ast.Call, FunctionInfo | None]]] = field(default_factory=dict)
@@ -416,6 +412,10 @@ class ModuleFacts:
     # plain Enum classes this file's code names: its own, imported ones and module-level aliases of them
     # (analysis.compiled_exports.enum_names), on first use
     plain_enum_names: frozenset[str] | None = None
+    # per callee and parameter name: every call recorded so far passes it a required non-static argument of a
+    # jax.jit entry handed on whole (analysis.truth.passed_whole_jit_argument), a leaf tracer when only
+    # its truth is read
+    jit_leaf_args: dict[int, dict[str, bool]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}
