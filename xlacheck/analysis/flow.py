@@ -271,7 +271,8 @@ class FunctionWalker:
             if isinstance(arg, ast.Starred):
                 break
             record[name] = merge_flags(record.get(name), self.values.flags(arg))
-            leaf = isinstance(arg, ast.Name) and passed_whole_jit_argument(self.ctx.function, arg.id)
+            leaf = isinstance(arg, ast.Name) and passed_whole_jit_argument(
+                self.ctx.function, arg.id, lambda c: self.facts.callee(c, self.ctx.function) is not None)
             leaves[name] = leaves.get(name, True) and leaf
         for kw in call.keywords:  # a keyword argument is no positional leaf: the parameter is not one
             if kw.arg is not None:
