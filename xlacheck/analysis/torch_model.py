@@ -865,8 +865,9 @@ class _Builder:
     def _unused_class_functions(self) -> set[int]:
         """Ids of the functions inside this module's classes that nothing in the project names
         (``facts.unused_classes``, analysis.project.unused_classes): none of them runs, in a step or anywhere."""
-        spans = [(s.lineno, s.end_lineno or s.lineno) for s in self.tree.body
-                 if isinstance(s, ast.ClassDef) and s.name in self.facts.unused_classes]
+        spans = [(s.lineno, s.end_lineno or s.lineno) for s in self.tree.body  # (or a function: a script's)
+                 if isinstance(s, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                 and s.name in self.facts.unused_classes]
         # (a method nothing names: "Class.method", with what is nested in it)
         spans += [(f.lineno, f.end_lineno or f.lineno) for c in self.tree.body if isinstance(c, ast.ClassDef)
                   for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
