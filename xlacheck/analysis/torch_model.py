@@ -2331,6 +2331,7 @@ class _Walker:
 
     def __init__(self, b: _Builder, steps: list[Step], env: dict[str, int], cls: ClassInfo | None = None) -> None:
         self.b = b
+        self.owner: ast.AST = b.tree  # the function (or module) walked: set by run
         self.cls = cls  # the class whose method this is: its self.<layer> attributes are modules
         self.steps = steps
         self.env = env
@@ -2350,6 +2351,7 @@ class _Walker:
         self.cut = False  # the statement just walked was an `if` whose running branch leaves the block
 
     def run(self, owner: ast.AST) -> None:
+        self.owner = owner
         self.bool_names = self.b.bool_by_use(owner)
         self.literals = self.b.literals.get(id(owner), {})
         self.unmoved = _unmoved_modules(owner, self.b.module_classes)
@@ -2423,10 +2425,14 @@ class _Walker:
                 pairs = [(s.target, TENSOR)]  # for v in metrics.values(), as in a comprehension
             else:
                 pairs = [(s.target, _item_flags(it, s.iter, self))]
+            moved = self._moved_batches(s)
 
             def bind_target() -> None:  # every iteration starts with a fresh item
                 for target, flags in pairs:
                     self.bind(target, flags, None)
+                for name in moved:  # a host batch the body moves itself (_moved_batches)
+                    if not self.env.get(name, 0) & (MODULE | LOADER | OPTIMIZER | TENSOR_DICT):
+                        self.env[name] = self.env.get(name, 0) | BATCH | CPU
             bind_target()
             self.loop_body(s, bind_target)
         elif isinstance(s, ast.While):
@@ -2660,6 +2666,31 @@ class _Walker:
                 if isinstance(c, (ast.stmt, ast.excepthandler, ast.Lambda)) or isinstance(c, ast.comprehension) and False:
                     continue
                 todo.append(c)
+
+    def _moved_batches(self, loop: ast.For | ast.AsyncFor) -> set[str]:
+        """The names a loop binds whose items its body moves to a device itself
+        (``batch[0].to(device_id)``, ``x.cuda()``): a loader that hands out device tensors makes that move a no-op,
+        so a step that writes it draws host batches (a plain ``DataLoader``, a webdataset pipeline), and what it
+        has not moved yet of that batch is still on the CPU (open_flamingo stacks and edits the MMC4 labels on the
+        CPU, then moves them). Not over a torch_xla device loader (``MpDeviceLoader``, ``per_device_loader``)."""
+        if any(isinstance(a, ast.Call) and (self.b.resolve(a.func) in DEVICE_LOADERS or (
+                isinstance(a.func, ast.Attribute) and a.func.attr == "per_device_loader")) for a in ast.walk(loop.iter)):
+            return set()
+        device_loaders = self.b.device_loaders.get(id(self.owner), set()) | self.b.device_loaders.get(
+            id(self.b.tree), set())
+        if any(isinstance(a, ast.Name) and a.id in device_loaders for a in ast.walk(loop.iter)):
+            return set()
+        names = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        moved: set[str] = set()
+        for n in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and (
+                    n.func.attr == "cuda" or n.func.attr == "to" and moves_off_cpu(n) and n.args):
+                root = n.func.value
+                while isinstance(root, (ast.Subscript, ast.Attribute)):
+                    root = root.value
+                if isinstance(root, ast.Name) and root.id in names:
+                    moved.add(root.id)
+        return moved
 
     def bind(self, target: ast.expr, flags: int, value: ast.expr | None) -> None:
         if isinstance(target, ast.Name):
