@@ -2674,7 +2674,8 @@ class _Walker:
         has not moved yet of that batch is still on the CPU (open_flamingo stacks and edits the MMC4 labels on the
         CPU, then moves them). Not over a torch_xla device loader (``MpDeviceLoader``, ``per_device_loader``)."""
         if any(isinstance(a, ast.Call) and (self.b.resolve(a.func) in DEVICE_LOADERS or (
-                isinstance(a.func, ast.Attribute) and a.func.attr == "per_device_loader")) for a in ast.walk(loop.iter)):
+                isinstance(a.func, ast.Attribute) and a.func.attr == "per_device_loader"))
+               for a in ast.walk(loop.iter)):
             return set()
         device_loaders = self.b.device_loaders.get(id(self.owner), set()) | self.b.device_loaders.get(
             id(self.b.tree), set())
