@@ -2206,6 +2206,32 @@ def _own_calls(body: list[ast.stmt]) -> Iterator[ast.Call]:
                 yield from (n for n in walk(c) if isinstance(n, ast.Call))
 
 
+_NON_FINITE = frozenset({"isnan", "isinf", "isneginf", "isposinf"})
+
+
+def _non_finite_test(test: ast.expr) -> bool:
+    """``test`` asks whether a value is NaN or infinite (``torch.isnan(loss)``, ``torch.isnan(x).any()``,
+    ``not torch.isfinite(loss)``, ``math.isnan(loss.item())``; inside ``or``): its body is the error path of a
+    diverged step, not a step's work, so a read there (a debug print before the batch is skipped) runs only
+    when the step went wrong (the test itself still reads the value every step)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return any(_non_finite_test(v) for v in test.values)
+    negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+    e = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
+    while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr in ("any", "all", "item") \
+            and not e.args:
+        e = e.func.value  # torch.isnan(x).any()
+    if isinstance(e, ast.Call) and e.args and isinstance(e.func, (ast.Attribute, ast.Name)) and isinstance(
+            e.func.value if isinstance(e.func, ast.Attribute) else e.func, (ast.Name, ast.Attribute)):
+        name = e.func.attr if isinstance(e.func, ast.Attribute) else e.func.id
+        if name in ("any",) and len(e.args) == 1:  # torch.any(torch.isnan(x))
+            return _non_finite_test(ast.UnaryOp(op=ast.Not(), operand=e.args[0]) if negated else e.args[0])
+        return name == "isfinite" if negated else name in _NON_FINITE
+    if isinstance(e, ast.Call) and not e.args and isinstance(e.func, ast.Attribute):
+        return e.func.attr == "isfinite" if negated else e.func.attr in _NON_FINITE  # loss.isnan()
+    return False
+
+
 def _every_n_test(test: ast.expr, is_tensor: Callable[[ast.expr], bool]) -> bool:
     """``step % n == 0`` (either side, also inside ``and``) on values ``is_tensor`` does not prove;
     also ``or``-ed with equality tests of such values, which hold at single steps (the first or the
@@ -2440,7 +2466,7 @@ class _Walker:
             self.loop_body(s)
         elif isinstance(s, ast.If):
             self.expr(s.test)
-            every_n = self._every_n(s.test)
+            every_n = self._every_n(s.test) or int(_non_finite_test(s.test))
             known = self.xla_truth(s.test) if self.active else None
             if known is None:  # (a branch every caller rules out never runs: analysis.calls)
                 known = literal_test(s.test, self.literals)

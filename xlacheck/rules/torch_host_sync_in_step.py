@@ -947,6 +947,18 @@ class TorchHostSyncInStep(ModuleRule):
                            "cut here; keep the value on the device (return or accumulate the tensor), read it after "
                            "`torch_xla.sync()`, or log it from `xm.add_step_closure(fn, args=(t,))`"),
                 )),
+        # a NaN test reads the loss every step; the debug print in its body runs only in a diverged step (the
+        # error path before the batch is skipped: open_flamingo's MMC4 loop, docs/torch-prec22.md)
+        Example("import torch\n\ndef train(model, loader, opt):\n    for x in loader:\n        loss = model(x).sum()\n"
+                "        if torch.isnan(loss):\n            print('nan loss', loss.item(), x.max().item())\n"
+                "            continue\n        loss.backward()\n        opt.step()\n",
+                torch_xla=True,
+                expected=(
+                    (6, 12, "`if tensor:` reads a torch tensor on the host inside a torch_xla step (a training loop "
+                            "on the XLA device): the pending graph runs and is cut here; the branch needs the value "
+                            "now, so a step closure cannot defer it: decide on the device (`torch.where`, a masked "
+                            "update) or test the value after `torch_xla.sync()` (every N steps)"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
