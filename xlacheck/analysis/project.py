@@ -876,7 +876,10 @@ def unused_classes(paths: Sequence[str], root: str | None = None, only: Sequence
     file, public classes of a published package (its users build them). Never decided: decorated classes
     (registries), classes of a file that looks names up at run time (``globals()``, ``vars()``,
     ``sys.modules``, ``inspect.getmembers``), and every class of a project that finds classes through their
-    bases (``__subclasses__``, ``__init_subclass__``). Cached as :func:`unreached_modules` is."""
+    bases (``__subclasses__``, ``__init_subclass__``). The same answer carries a method nothing names
+    (``"Class.method"``, :func:`_uncalled_methods`) and, for a file that runs only as a script, the
+    module-level functions and classes its module-level code never reaches (:func:`_script_only_uses`).
+    Cached as :func:`unreached_modules` is."""
     return _cached_torch_scan(paths, root, only, cache, "unused-classes", _unused, dict)
 
 
