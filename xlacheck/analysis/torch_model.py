@@ -44,7 +44,7 @@ from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, own
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
 from xlacheck.analysis.scopes import ScopeTree, own_nodes
-from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES, NON_TORCH_RUNTIMES
+from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES, NON_TORCH_RUNTIMES, OTHER_TORCH_BACKENDS
 
 TENSOR = 1  # proven torch tensor
 BOOL = 2  # a boolean tensor (a mask)
@@ -858,9 +858,24 @@ class _Builder:
         return frozenset(out)
 
     def other_runtime(self, test: ast.expr) -> bool:
-        """``test`` is a flag that selects a runtime other than PyTorch (:meth:`_runtime_flags`)."""
+        """``test`` is a flag that selects a runtime other than PyTorch (:meth:`_runtime_flags`), or holds only
+        where another accelerator's PyTorch backend is installed (:meth:`other_backend`)."""
         flags = _flag_names(test)
-        return bool(flags) and all(f in self.runtime_flags for f in flags)
+        return bool(flags) and all(f in self.runtime_flags for f in flags) or self.other_backend(test)
+
+    def other_backend(self, test: ast.expr) -> bool:
+        """``test`` is true only where another accelerator's backend (``OTHER_TORCH_BACKENDS``) was imported:
+        ``torch_npu``, ``torch_npu is not None``, or an ``and`` with one such part (Open-Sora-Plan's
+        ``if torch_npu is not None and npu_config is not None:`` Ascend path)."""
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+            return any(self.other_backend(v) for v in test.values)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot) \
+                and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+            test = test.left
+        if not isinstance(test, (ast.Name, ast.Attribute)):
+            return False
+        name = self.resolve(test) or ""
+        return name.split(".", 1)[0] in OTHER_TORCH_BACKENDS
 
     def _unused_class_functions(self) -> set[int]:
         """Ids of the functions inside this module's classes that nothing in the project names

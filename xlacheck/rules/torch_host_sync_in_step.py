@@ -730,6 +730,12 @@ class TorchHostSyncInStep(ModuleRule):
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"
                 "        if args.do_eval and (step % args.eval_steps == 0 or step == total):\n"
                 "            print(torch.stack(metrics).mean().to('cpu'))\n            metrics = []\n"),
+        # a log that runs only where Ascend's PyTorch backend was imported (Open-Sora-Plan's NPU path,
+        # docs/torch-prec22.md): another accelerator's branch, not the XLA device's
+        Example("import torch\ntry:\n    import torch_npu\nexcept ImportError:\n    torch_npu = None\n\n"
+                "def train(model, loader, opt, log):\n    for x in loader:\n        loss = model(x).sum()\n"
+                "        loss.backward()\n        opt.step()\n        if torch_npu is not None and log is not None:\n"
+                "            log.print_msg(f'loss={loss.detach().item()}')\n", torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
