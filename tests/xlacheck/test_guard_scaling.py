@@ -18,7 +18,8 @@ from xlacheck.engine import check_source
 def _module(n: int) -> str:
     lines = ["import tensorflow as tf", "", "", "class Model(tf.keras.Model):"]
     for i in range(n):
-        lines += ["    @tf.function", f"    def make_{i}(self, x):", "        v = tf.Variable(x)", "        return v", ""]
+        lines += ["    @tf.function", f"    def make_{i}(self, x):", "        v = tf.Variable(x)", "        return v",
+                  ""]
     lines += ["    def call(self, x):"]
     lines += [f"        x = x + self.make_{i}(x)" for i in range(n)]
     lines += ["        return x", ""]
