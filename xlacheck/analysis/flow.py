@@ -681,7 +681,7 @@ def static_call_params(facts: ModuleFacts) -> dict[int, dict[str, int]]:
                 any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords)
                 for c in sites):
             continue
-        args = f.node.args  # type: ignore[union-attr]
+        args = f.node.args
         params = [a.arg for a in args.posonlyargs + args.args]
         static: dict[str, int] | None = None
         for call in sites:
