@@ -105,8 +105,8 @@ def findings(result: RunResult) -> list[tuple[str, int, str, str]]:
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Lint:
     monkeypatch.chdir(tmp_path)
 
-    def lint(*paths: str, cache: bool = False) -> RunResult:
-        return check_paths(list(paths) or ["."], Settings(cache=cache, root=tmp_path,
+    def lint(*paths: str, cache: bool = False, preview: bool = False) -> RunResult:
+        return check_paths(list(paths) or ["."], Settings(cache=cache, root=tmp_path, preview=preview,
                                                          cache_dir=tmp_path / ".cache"))
 
     return lint
@@ -140,8 +140,8 @@ def test_module_imported_whole_static_argument_and_wrapped_name(tmp_path: Path, 
     driver = ("import pkg.steps as s\n\n\ndef grow(params, x):\n    for n in range(1, 10):\n"
               "        s.pad_to(x, n)\n        s.loss(params, x[:n])\n        s.plain(params, x[:n])\n")
     write(tmp_path, {"pkg/steps.py": STEPS, "pkg/driver.py": driver})
-    assert [(p, line, code) for p, line, code, _ in findings(run())] == [
-        ("pkg/driver.py", 6, "XLA411"),  # static `n` of jitted pad_to per iteration
+    assert [(p, line, code) for p, line, code, _ in findings(run(preview=True))] == [
+        ("pkg/driver.py", 6, "XLA411"),  # static `n` of jitted pad_to per iteration (XLA411: --preview)
         ("pkg/driver.py", 7, "XLA416"),  # `x[:n]` a new shape per iteration to the jitted `loss`
     ]  # `plain` is not compiled: nothing
 

@@ -51,7 +51,7 @@ def test_static_argument_per_iteration_compiles_per_value():
     src = ("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
            "def sample(key, n):\n    return jax.random.normal(key, (n,)).mean()\n"
            "def run(key):\n    return [sample(key, n) for n in range(1, 5)]\n")
-    assert "XLA411" in _codes(src)
+    assert "XLA411" in _codes(src, preview=True)
     ns = _run(src)
     ns["run"](jax.random.PRNGKey(0))
     assert ns["sample"]._cache_size() == 4
@@ -64,13 +64,13 @@ def test_loop_flag_as_static_argument_compiles_twice():
            "def step(x, log=False):\n    return (x * 2, x.mean()) if log else (x * 2, None)\n"
            "def train(x, n, verbose):\n    for i in range(n):\n        should_log = i % 100 == 0 or i == n - 1\n"
            "        log = verbose and should_log\n        x, m = step(x, log=log)\n    return x\n")
-    assert "XLA411" not in _codes(src)
+    assert "XLA411" not in _codes(src, preview=True)
     ns = _run(src)
     ns["train"](jax.numpy.ones(3), 250, True)
     assert ns["step"]._cache_size() == 2
     # the loop counter itself as the static argument: one compile per iteration, still flagged
     per_step = src.replace("x, m = step(x, log=log)", "x, m = step(x, log=i)")
-    assert "XLA411" in _codes(per_step)
+    assert "XLA411" in _codes(per_step, preview=True)
 
 
 def test_growing_array_to_jitted_function_compiles_per_shape():
@@ -234,7 +234,7 @@ def test_identity_hashed_static_object_per_iteration_compiles_each_time():
     src = ("import jax\nfrom functools import partial\nclass Options:\n    def __init__(self, k):\n"
            "        self.k = k\n@partial(jax.jit, static_argnums=1)\ndef scale(x, opts):\n    return x * opts.k\n"
            "def run(xs):\n    return [scale(x, Options(2)) for x in xs]\n")
-    assert "XLA411" in _codes(src)
+    assert "XLA411" in _codes(src, preview=True)
     ns = _run(src)
     ns["run"](jax.numpy.ones((3, 2)))
     assert ns["scale"]._cache_size() == 3
@@ -278,7 +278,7 @@ def test_static_argument_read_from_array_values_compiles_per_value():
     src = ("import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
            "@partial(jax.jit, static_argnums=1)\ndef top(scores, k):\n    return jax.lax.top_k(scores, k)[0]\n"
            "def best(scores, valid):\n    k = int(jnp.sum(valid))\n    return top(scores, k)\n")
-    assert "XLA411" in _codes(src)
+    assert "XLA411" in _codes(src, preview=True)
     ns = _run(src)
     scores = jax.numpy.arange(5.0)
     for n in (2, 3, 4):
@@ -320,7 +320,7 @@ def test_static_argument_from_caller_loop_compiles_per_iteration():
            "def step_noise(key, step, x):\n    return x + jax.random.normal(jax.random.fold_in(key, step), x.shape)\n"
            "def perturb(key, x, step):\n    return step_noise(key, step, x)\n"
            "def run(key, x, n):\n    for i in range(n):\n        x = perturb(key, x, i)\n    return x\n")
-    assert "XLA411" in _codes(src)
+    assert "XLA411" in _codes(src, preview=True)
     ns = _run(src)
     ns["run"](jax.random.PRNGKey(0), jax.numpy.ones(3), 4)
     assert ns["step_noise"]._cache_size() == 4
@@ -331,7 +331,7 @@ def test_traced_step_from_caller_loop_compiles_once():
            "def step_noise(key, step, x):\n    return x + jax.random.normal(jax.random.fold_in(key, step), x.shape)\n"
            "def perturb(key, x, step):\n    return step_noise(key, step, x)\n"
            "def run(key, x, n):\n    for i in range(n):\n        x = perturb(key, x, i)\n    return x\n")
-    assert not _codes(src) & {"XLA411", "XLA416", "XLA417"}
+    assert not _codes(src, preview=True) & {"XLA411", "XLA416", "XLA417"}
     ns = _run(src)
     ns["run"](jax.random.PRNGKey(0), jax.numpy.ones(3), 4)
     assert ns["step_noise"]._cache_size() == 1
@@ -342,7 +342,7 @@ def test_static_argument_drawn_in_loop_compiles_per_value():
            "def sample(key, n):\n    return jax.random.normal(key, (n,)).sum()\n"
            "def mcmc(key, steps):\n    rng = np.random.default_rng(0)\n    for _ in range(steps):\n"
            "        k = rng.integers(1, 50)\n        sample(key, k)\n")
-    assert "XLA411" in _codes(src)
+    assert "XLA411" in _codes(src, preview=True)
     ns = _run(src)
     ns["mcmc"](jax.random.PRNGKey(0), 6)
     draws = np.random.default_rng(0).integers(1, 50, size=6)
@@ -354,7 +354,7 @@ def test_static_identity_object_built_in_loop_body_compiles_each_time():
            "        self.k = k\n@partial(jax.jit, static_argnums=1)\ndef scale(x, opts):\n    return x * opts.k\n"
            "def run(xs):\n    out = []\n    for x in xs:\n        opts = Options(2)\n"
            "        out.append(scale(x, opts))\n    return out\n")
-    assert "XLA411" in _codes(src)
+    assert "XLA411" in _codes(src, preview=True)
     ns = _run(src)
     ns["run"]([jax.numpy.ones(2)] * 3)
     assert ns["scale"]._cache_size() == 3
@@ -461,7 +461,7 @@ def test_static_counter_incremented_per_call_compiles_every_call():
            "    def __init__(self, p):\n        self.p, self.step = p, 0\n"
            "    def train_step(self, g):\n        self.step += 1\n"
            "        self.p = update(self.p, g, self.step)\n")
-    assert "XLA411" in _codes(src)
+    assert "XLA411" in _codes(src, preview=True)
     ns = _run(src)
     trainer = ns["Trainer"](jax.numpy.ones(2))
     for _ in range(3):
@@ -507,7 +507,7 @@ def test_static_argument_of_jit_defined_in_the_driver_compiles_per_value():
            "    @partial(jax.jit, static_argnums=1)\n    def sample(k, n):\n"
            "        return jax.random.normal(k, (n,)).sum()\n"
            "    out = [sample(key, n) for n in sizes]\n    return out, sample\n")
-    assert "XLA411" in _codes(src)
+    assert "XLA411" in _codes(src, preview=True)
     ns = _run(src)
     _, sample = ns["main"](jax.random.PRNGKey(0), [2, 3, 4])
     assert sample._cache_size() == 3

@@ -391,6 +391,10 @@ class ModuleFacts:
     leaf_fields: frozenset[str] | None = None
     # names of this file's Enum classes (analysis.flow.enum_class_names), on first use
     enum_classes: frozenset[str] | None = None
+    # {id(FunctionInfo): {parameter: PYTHON}}: parameters of private module-level functions that every
+    # call of this module binds to a proven Python value (flow.static_call_params), on first use
+    static_params: dict[int, dict[str, int]] | None = None
+    module_node: ast.Module | None = None  # the tree the facts are of (set by analyze_module)
     # {qualname: {parameter: literal}}: what every call of the project passes to this file's functions
     # (analysis.calls.project_literals; set by the engine from the project pass)
     call_literals: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
@@ -2140,6 +2144,7 @@ def analyze_module(tree: ast.Module, path: str | None = None,
     _api_defaults(scanner)
     facts = infer_contexts(scanner, test_module=is_test_module(path), project=project, declared=declared)
     _mark_structure_params(tree, facts)
+    facts.module_node = tree
     facts.module_values = {t.id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)
                            for t in stmt.targets if isinstance(t, ast.Name)}
     facts.module_built = built_values(tree)

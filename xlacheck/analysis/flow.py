@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from xlacheck.analysis import TRY_STATEMENTS, child_nodes
+from xlacheck.analysis import TRY_STATEMENTS, child_nodes, walk
 from xlacheck.analysis.compiled_exports import enum_names
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
@@ -659,6 +659,53 @@ class FunctionWalker:
         self.depth -= 1
 
 
+def static_call_params(facts: ModuleFacts) -> dict[int, dict[str, int]]:
+    """Parameters of this module's private module-level functions (``_name``) that every call here
+    binds to a proven Python value, whatever the caller: a literal, ``x.shape[...]``, ``x.shape.rank``,
+    ``x.ndim``, ``x.dtype`` (``values.flags`` with no bindings at all, so only what is Python by its
+    form counts; an unknown name is not a Python value here). A Python value passed to a function is
+    that value inside it, traced or not: tracing only turns tensors into symbolic tensors (tf.function
+    and jax.jit treat non-tensor arguments as constants of the trace). By PEP 8 a leading underscore
+    marks a module's internal name, so its calls are the ones this module makes; a name that is used
+    other than as the callee of a plain call (handed to ``tf.map_fn``, stored, decorated or called with
+    ``*args``/``**kwargs``) gets nothing. Callers this module compiles still record what they pass
+    (``call_flags``), which takes precedence. One pass over the module's nodes."""
+    funcs = {name: f for name, f in facts.module_funcs.items()
+             if name.startswith("_") and not name.startswith("__") and f.cls is None and f.parent is None
+             and isinstance(f.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not f.node.decorator_list}
+    if not funcs:
+        return {}
+    callees: set[int] = set()
+    calls: dict[str, list[ast.Call]] = {}
+    loads: dict[str, int] = {}
+    tree = facts.module_node
+    for node in walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in funcs:
+            callees.add(id(node.func))
+            calls.setdefault(node.func.id, []).append(node)
+        elif isinstance(node, ast.Name) and node.id in funcs:
+            loads[node.id] = loads.get(node.id, 0) + 1
+    values = ValueEnv(facts.aliases, None, {})
+    out: dict[int, dict[str, int]] = {}
+    for name, f in funcs.items():
+        sites = calls.get(name, [])
+        if not sites or loads.get(name, 0) != len(sites) or any(
+                any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords)
+                for c in sites):
+            continue
+        args = f.node.args
+        params = [a.arg for a in args.posonlyargs + args.args]
+        static: dict[str, int] | None = None
+        for call in sites:
+            bound = {p: values.flags(a) for p, a in zip(params, call.args)}
+            bound.update((k.arg, values.flags(k.value)) for k in call.keywords if k.arg is not None)
+            mine = {p for p, fl in bound.items() if fl == PYTHON}
+            static = {p: PYTHON for p in mine} if static is None else {p: PYTHON for p in static if p in mine}
+        if static:
+            out[id(f)] = static
+    return out
+
+
 def walk_function(
     path: str,
     info: FunctionInfo,
@@ -675,6 +722,10 @@ def walk_function(
     aliases = facts.aliases
     env = dict(outer_env) if outer_env else {}
     passed = None if info.jit_entry else facts.call_flags.get(id(info))
+    if passed is None and not (info.jit_entry or info.traced_args or info.keras_method or info.loop_body):
+        if facts.static_params is None:
+            facts.static_params = static_call_params(facts)
+        passed = facts.static_params.get(id(info))
     env.update(param_flags(info, passed))
     if facts.enum_classes is None:
         facts.enum_classes = frozenset(c.node.name for c in facts.classes if set(c.bases) & _ENUM_BASES)

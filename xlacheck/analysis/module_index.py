@@ -163,6 +163,17 @@ class ModuleIndex(ScopeTree):
         return False
 
     @cached_property
+    def self_method_calls(self) -> dict[str, list[tuple[ast.Call, ast.AST | None]]]:
+        """Every ``self.NAME(...)`` call of the module, by NAME, with the function it is in: built once,
+        so a rule asks for the call sites of one method without walking the module per finding."""
+        out: dict[str, list[tuple[ast.Call, ast.AST | None]]] = {}
+        for call, _ in self.calls:
+            f = call.func
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
+                out.setdefault(f.attr, []).append((call, self.function_of(call)))
+        return out
+
+    @cached_property
     def test_nodes(self) -> frozenset[int]:
         """Ids of the nodes inside a test function or class (a name starting with ``test``, any
         case, or a class deriving from a ``TestCase``: ``tf.test.TestCase``, absl's

@@ -13,6 +13,7 @@ Rules read it through :class:`ObjectScope` (a function's rule context or a modul
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -313,13 +314,25 @@ def under_creation_guard(node: ast.AST, func: ast.AST) -> bool:
     branch that fills an optional argument the caller left out (``if transition_params is None:``
     with a None default): whether it runs at all is the caller's choice, which this function cannot see
     (tensorflow-addons' ``crf_log_likelihood``, whose Keras wrapper always passes its kernel). The
-    branch a passed argument takes (``if weights is not None:``) runs on every such call."""
+    branch a passed argument takes (``if weights is not None:``) runs on every such call.
+    The branches are found once per function (:func:`_creation_guarded`), so asking for every finding
+    of a function, or for every call site of a method, stays linear in the module."""
+    return id(node) in _creation_guarded(func)
+
+
+# per function, the ids of the nodes under a creation guard (weak keys: a tree's entries go with it)
+_GUARDED: weakref.WeakKeyDictionary[ast.AST, frozenset[int]] = weakref.WeakKeyDictionary()
+
+
+def _creation_guarded(func: ast.AST) -> frozenset[int]:
+    """The ids of the nodes of ``func`` that :func:`under_creation_guard` accepts: every node of both
+    branches of a singleton guard, and of the branch that fills a left-out optional argument."""
+    found = _GUARDED.get(func)
+    if found is not None:
+        return found
     owners = _state_owners(func)
     optional = _none_default_params(func)
-
-    def inside(branch: list[ast.stmt]) -> bool:
-        return any(sub is node for stmt in branch for sub in walk(stmt))
-
+    ids: set[int] = set()
     for n in walk(func):
         if not isinstance(n, ast.If):
             continue
@@ -327,12 +340,14 @@ def under_creation_guard(node: ast.AST, func: ast.AST) -> bool:
         # (``state[0] = ...``, ``_CACHE["v"] = ...``): ``if tf.get_static_value(x) is None:`` tests a module
         written = _written_through(n.body + n.orelse)
         held = frozenset(o for o in owners if o in ("self", "cls") or o in written)
-        if is_creation_guard(n.test, held) and (inside(n.body) or inside(n.orelse)):
-            return True
-        op = _fills_left_out_argument(n.test, optional)
-        if op is not None and inside(n.body if isinstance(op, ast.Is) else n.orelse):
-            return True
-    return False
+        if is_creation_guard(n.test, held):
+            branch = n.body + n.orelse
+        else:
+            op = _fills_left_out_argument(n.test, optional)
+            branch = [] if op is None else n.body if isinstance(op, ast.Is) else n.orelse
+        ids.update(id(sub) for stmt in branch for sub in walk(stmt))
+    _GUARDED[func] = found = frozenset(ids)
+    return found
 
 
 def called_only_under_creation_guard(sites: list[tuple[ast.Call, ast.AST | None]]) -> bool:

@@ -109,6 +109,12 @@ class LoopGrownTensor(Rule):
         Example("import jax\nimport jax.numpy as jnp\ndef rollout(h0, xs):\n    def step(h, x):\n"
                 "        h = jnp.tanh(h + x)\n        return h, jnp.concatenate([h, x])\n"
                 "    return jax.lax.scan(step, h0, xs)\n"),
+        # a private helper every call of the module passes a static rank (`x.shape.rank`): the `while`
+        # tests Python ints, so it is unrolled while tracing, not staged (tensorflow/gnn pool_ops)
+        Example("import tensorflow as tf\n\n\nclass Reducer:\n    def compute(self, total, count):\n"
+                "        return tf.math.divide_no_nan(total, _expand_to_rank(count, total.shape.rank))\n\n\n"
+                "def _expand_to_rank(count, rank):\n    while count.shape.rank < rank:\n"
+                "        count = tf.expand_dims(count, axis=-1)\n    return count\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(seq, w):\n"
@@ -176,6 +182,17 @@ class LoopGrownTensor(Rule):
                             "takes, which JAX rejects when it traces the loop ('body function carry input and "
                             "carry output must have equal types'); preallocate the carry at its final size and "
                             "write into it (`.at[i].set`, `lax.dynamic_update_slice`)"),
+                )),
+        # the same helper handed the rank as a tensor (`tf.rank`): the loop test is a tensor, the loop staged
+        Example("import tensorflow as tf\n\n\nclass Reducer:\n    def compute(self, total, count):\n"
+                "        return tf.math.divide_no_nan(total, _expand_to_rank(count, tf.rank(total)))\n\n\n"
+                "def _expand_to_rank(count, rank):\n    while count.shape.rank < rank:\n"
+                "        count = tf.expand_dims(count, axis=-1)\n    return count\n",
+                expected=(
+                    (11, 9, "tensor given a new axis by tf.expand_dims inside a staged loop: its shape changes per "
+                           "iteration, which a staged loop cannot carry ('... enters the loop with shape ..., but has "
+                           "shape ... after one iteration'); keep a fixed shape (a mask, a preallocated buffer, or a "
+                           "tf.TensorArray with a static size)"),
                 )),
     )
 

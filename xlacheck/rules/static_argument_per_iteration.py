@@ -82,6 +82,11 @@ class StaticArgumentPerIteration(ModuleRule):
     fix = None
     name = "static-argument-per-iteration"
     severity = Severity.RECOMPILE
+    # behind --preview (guide: below 90% true findings on judged real code): 0 true of 3 findings over the
+    # judged TF/JAX batches 10-22 (tunix utils.py:1800 and vmoe fewshot.py:252: one static value per model or
+    # dataset; JaxMARL smax_env.py:473: range(2) inside a function traced once), and on the held-out cases it
+    # finds no failing case, only two compiling ones (tfjax-prec22, docs/known-results.md)
+    preview = True
 
     VALID = (
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"

@@ -34,11 +34,7 @@ def _guarded(index: ModuleIndex, node: ast.AST, func: ast.AST, method: bool) -> 
     name = getattr(func, "name", None)
     if not method or name is None:
         return False
-    sites: list[tuple[ast.Call, ast.AST | None]] = [
-        (c, index.function_of(c)) for c, _ in index.calls
-        if isinstance(c.func, ast.Attribute) and c.func.attr == name
-        and isinstance(c.func.value, ast.Name) and c.func.value.id == "self"]
-    return called_only_under_creation_guard(sites)
+    return called_only_under_creation_guard(index.self_method_calls.get(name, []))
 
 
 class VariableCreatedInCompiledStep(ModuleRule):
