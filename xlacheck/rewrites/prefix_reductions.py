@@ -35,6 +35,7 @@ from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import ELEMENTWISE_UNARY, call_name, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source, dotted
+from xlacheck.rewrites.masked_reduction import rewrite_masked
 from xlacheck.rewrites.static_shapes import data_dependent
 
 _REDUCTIONS = {f"{prefix}reduce_{op}": op for prefix in ("tf.", "tf.math.") for op in ("sum", "mean", "max", "min")}
@@ -116,9 +117,12 @@ def rewrite_prefix_reduction(src: Source, node: ast.AST) -> Fix | None:
     if op == "mean" and over_all:
         return None  # the count of a full mean reads every axis's size
     if isinstance(node.slice, ast.Slice) and len(call.args) == 1 and not call.keywords:  # type: ignore[attr-defined]
-        # tf.reduce_op(E(x[:n])) is masked_reduction's (rewrite_masked): it also zeroes x where the mask is
-        # false before E sees it, so the gradient stays exact where E's derivative there is not finite
-        return None
+        # tf.reduce_op(E(x[:n])) where masked_reduction rewrites it (rewrite_masked, tried at the call, an
+        # ancestor of this slice, so only after this rewriter): it also zeroes x where the mask is false
+        # before E sees it, so the gradient stays exact where E's derivative there is not finite
+        found = rewrite_masked(src, call)
+        if found is not None and found.edits:
+            return None
     leaves: list[ast.Subscript] = []
     k, bound = cut
     if not _leaves(src, call.args[0], leaves):
