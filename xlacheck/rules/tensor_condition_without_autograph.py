@@ -267,7 +267,8 @@ class TensorConditionWithoutAutograph(Rule):
         # the jitted loss hands the argument to a library function or builtin (`jnp.stack`, `len`): a list of
         # arrays, whose truth is a Python bool (runs on jax 0.10.2)
         Example("import jax\nimport jax.numpy as jnp\ndef forward(x, flags):\n    if flags:\n        x = x * 0.9\n"
-                "    return x\n@jax.jit\ndef loss(x, flags):\n    return forward(x, flags).sum() + jnp.stack(flags).sum()\n"),
+                "    return x\n@jax.jit\ndef loss(x, flags):\n"
+                "    return forward(x, flags).sum() + jnp.stack(flags).sum()\n"),
         Example("import jax\ndef forward(x, layers):\n    if layers:\n        x = x * 0.9\n    return x\n"
                 "@jax.jit\ndef loss(x, layers):\n    return forward(x, layers).sum() * len(layers)\n"),
     )
