@@ -279,7 +279,9 @@ def _jax_entries() -> dict[str, dict[str, Any]]:
             converted["const_args"] = entry["static_args"]
         if entry.get("static_unless"):
             converted["const_unless"] = entry["static_unless"]
-        if entry.get("jit_error") in _DATA_DEPENDENT_ERRORS:
+        # the generator measures the cause (the eager result's shape follows the values); the older
+        # reading of the error class stays for entries it could not measure that way
+        if entry.get("data_dependent_shape") or entry.get("jit_error") in _DATA_DEPENDENT_ERRORS:
             converted["dynamic_shape"] = True
             converted["data_dependent_shape"] = True
         for key in ("params", "called_with", "sized_by"):

@@ -246,6 +246,9 @@ class JaxTracedShape(Rule):
         Example("import jax\nimport jax.numpy as jnp\ndef body(it, costs):\n    j = it % 3\n"
                 "    r = costs[j] - 1.0\n    return costs.at[j].min(r).at[j].max(r - 2.0)\n"
                 "@jax.jit\ndef relax(costs):\n    return jax.lax.fori_loop(0, 3, body, costs)\n"),
+        # the selected entries padded to a static size (the JAX table's `sized_by` for jnp.extract)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(scores, keep):\n"
+                "    return jnp.extract(keep > 0, scores, size=8).sum()\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
@@ -312,6 +315,16 @@ class JaxTracedShape(Rule):
                 expected=(
                     (4, 12, "jax.ops.segment_sum without `num_segments=` under jax.jit: its output size depends on "
                             "traced values, so tracing fails (ConcretizationTypeError); pass a static `num_segments`"),
+                )),
+        # jnp.extract / jnp.compress select by a mask: the table measures their result shape following
+        # the mask's values (they raise TracerBoolConversionError, a ConcretizationTypeError)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(scores, keep):\n"
+                "    kept = jnp.extract(keep > 0, scores)\n    return jnp.compress(keep > 0, scores).sum() + kept.sum()\n",
+                expected=(
+                    (5, 12, "jnp.extract without `size=` under jax.jit: its output size depends on traced values, so "
+                            "tracing fails (ConcretizationTypeError); pass a static `size`"),
+                    (6, 12, "jnp.compress without `size=` under jax.jit: its output size depends on traced values, "
+                            "so tracing fails (ConcretizationTypeError); pass a static `size`"),
                 )),
     )
 
