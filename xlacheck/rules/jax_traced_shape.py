@@ -326,6 +326,14 @@ class JaxTracedShape(Rule):
                     (6, 12, "jnp.compress without `size=` under jax.jit: its output size depends on traced values, "
                             "so tracing fails (ConcretizationTypeError); pass a static `size`"),
                 )),
+        # a static repeat count does not make the axis static (the table's static_args for jnp.repeat;
+        # api_coverage jax-const)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(emb, time_axis):\n"
+                "    return jnp.repeat(emb, 2, axis=time_axis)\n",
+                expected=(
+                    (5, 12, "`axis` of jnp.repeat is a traced value under jax.jit: shapes must be static "
+                            "(ConcretizationTypeError); use a static bound or static_argnums"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -350,7 +358,9 @@ class JaxTracedShape(Rule):
             if not given and (name != "jnp.repeat" or _traced(ctx.flags(argument(node, 1, "repeats")))):
                 ctx.report(self, node, f"{name} without `{need}=` under jax.jit: its output size depends on traced "
                                        f"values, so tracing fails (ConcretizationTypeError); pass a static `{need}`")
-            return
+                return
+            # sized (or repeats a Python value): its other static arguments still must be static
+            # (jnp.repeat's `axis`, the table's static_args)
         for keyword, arg in static_arguments(name, node):  # the JAX API table's static_args
             if _traced(ctx.flags(arg)):
                 ctx.report(self, node, f"`{keyword}` of {name} is a traced value under jax.jit: shapes must be static "
