@@ -35,8 +35,8 @@ counts a use as flagged when it gets at least one finding. Families (a verdict e
 - JAX ``jax-shape`` (``jit: false`` with ``data_dependent_shape``, the table's measured cause, or a
   concretization error class: a data-dependent result shape; ``jax-sized`` is its near miss, the same
   call with the ``sized_by`` argument given: it compiles), ``jax-host`` (``jit: false`` converting a
-  tracer to a host value: ``jnp.array_str``), ``jax-const`` (``static_args`` given a traced value), ``jax-numpy`` (NumPy functions that fail on
-  a tracer: ``numpy_on_tracer.fails``).
+  tracer to a host value: ``jnp.array_str``), ``jax-const`` (``static_args`` given a traced value),
+  ``jax-numpy`` (NumPy functions that fail on a tracer: ``numpy_on_tracer.fails``).
 
 The negative side (``clean`` families) writes the same uses for entries that compile (``xla:
 true``, the gradient too where measured, no constant argument given a tensor, no data-dependent

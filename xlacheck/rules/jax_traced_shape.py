@@ -319,7 +319,8 @@ class JaxTracedShape(Rule):
         # jnp.extract / jnp.compress select by a mask: the table measures their result shape following
         # the mask's values (they raise TracerBoolConversionError, a ConcretizationTypeError)
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(scores, keep):\n"
-                "    kept = jnp.extract(keep > 0, scores)\n    return jnp.compress(keep > 0, scores).sum() + kept.sum()\n",
+                "    kept = jnp.extract(keep > 0, scores)\n"
+                "    return jnp.compress(keep > 0, scores).sum() + kept.sum()\n",
                 expected=(
                     (5, 12, "jnp.extract without `size=` under jax.jit: its output size depends on traced values, so "
                             "tracing fails (ConcretizationTypeError); pass a static `size`"),
