@@ -220,7 +220,8 @@ def _set_aside_as_unreached(
                for d in reached if (d.code, d.start.line, d.start.col) not in seen]
     else:
         spans = [(s.lineno, s.end_lineno or s.lineno, (unused_classes or {})[s.name]) for s in tree.body
-                 if isinstance(s, ast.ClassDef) and s.name in (unused_classes or {})]
+                 if isinstance(s, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                 and s.name in (unused_classes or {})]
         spans += [(f.lineno, f.end_lineno or f.lineno, (unused_classes or {})[f"{c.name}.{f.name}"])
                   for c in tree.body if isinstance(c, ast.ClassDef) for f in c.body
                   if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))

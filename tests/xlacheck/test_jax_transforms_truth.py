@@ -149,6 +149,40 @@ SNIPPETS: dict[str, tuple[str, str | None]] = {
                     total = total + x[i]
             return total
         """, "XLA101"),
+    # reports22-jax (dm-haiku#187): the jitted function hands its flag whole to a helper / a __call__
+    "truth_of_jit_argument_in_helper": ("""
+        def forward(x, is_training):
+            if is_training:
+                x = x * 0.9
+            return x
+
+        @jax.jit
+        def run(x, is_training):
+            return forward(x, is_training).sum()
+        """, "XLA101"),
+    "truth_of_jit_argument_in_instance_call": ("""
+        class Net:
+            def __call__(self, x, is_training):
+                if is_training:
+                    x = x * 0.9
+                return x
+
+        net = Net()
+
+        @jax.jit
+        def run(x, is_training):
+            return net(x, is_training).sum()
+        """, "XLA101"),
+    "truth_of_static_argument_in_helper": ("""
+        def forward(x, is_training):
+            if is_training:
+                x = x * 0.9
+            return x
+
+        @partial(jax.jit, static_argnames=("is_training",))
+        def run(x, is_training):
+            return forward(x, is_training).sum()
+        """, None),
 }
 
 _ARGS = {
@@ -169,6 +203,9 @@ _ARGS = {
     "truth_of_static_argument": lambda jnp: (jnp.ones(3), True),
     "truth_of_argument_static_by_name": lambda jnp: (jnp.ones(3), True),
     "truth_of_item_of_jit_argument": lambda jnp: (jnp.ones(3), jnp.array([True, False, True])),
+    "truth_of_jit_argument_in_helper": lambda jnp: (jnp.ones(3), True),
+    "truth_of_jit_argument_in_instance_call": lambda jnp: (jnp.ones(3), True),
+    "truth_of_static_argument_in_helper": lambda jnp: (jnp.ones(3), True),
 }
 
 

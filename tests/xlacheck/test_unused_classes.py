@@ -212,3 +212,58 @@ def test_a_method_nothing_names_never_runs(tmp_path: Path) -> None:
     lightning = DEPTH.replace("class Hooks(Depth):", "class Hooks(Depth, pl.LightningModule):")
     _write(tmp_path / "pl", files | {"pkg/depth.py": "import lightning as pl\n" + lightning})
     assert _unused(tmp_path / "pl") == {"depth.py": ["Depth.infer_numpy"]}
+
+
+LOSS = """
+import torch
+from torch import nn
+
+
+class SILogLoss(nn.Module):
+    def forward(self, x, y):
+        loss = (x - y).pow(2).mean()
+        if torch.isnan(loss):
+            print("nan")
+        return loss
+
+
+def scale_and_shift(x, mask):
+    valid = x > 0
+    x[valid] = 0
+    return x
+
+
+class Quantizer(nn.Module):
+    def forward(self, x):
+        return shift(x)
+
+
+def shift(x):
+    return x + 1
+
+
+if __name__ == "__main__":
+    print(Quantizer()(torch.rand(4)))
+"""
+VENDOR_TRAINER = "import torch\nfrom pkg.vendor.loss import SILogLoss\n\n\ndef fit(x):\n    return SILogLoss()(x, x)\n"
+
+
+def test_a_script_nothing_runs_imports_runs_only_what_its_main_block_reaches(tmp_path: Path) -> None:
+    # a vendored loss with a __main__ self-test (x-flux's ZoeDepth trainers/loss.py, docs/torch-prec22.md): only a
+    # vendored trainer nothing runs imports it, so it runs only as the program, and Python runs a def's body only
+    # when something calls it: of its defs, only what the __main__ block reaches (Quantizer, then shift) runs
+    files = PROJECT | {"pkg/vendor/__init__.py": "", "pkg/vendor/loss.py": LOSS,
+                       "pkg/vendor/trainer.py": VENDOR_TRAINER}
+    _write(tmp_path, files)
+    assert _unused(tmp_path)["loss.py"] == ["SILogLoss", "scale_and_shift"]
+    result = check_paths([str(tmp_path)], Settings(cache=False, root=tmp_path, torch_xla=True))
+    assert not [d for d in result.diagnostics if Path(d.path).name == "loss.py"]
+    assert sorted((s.diagnostic.line, s.reason) for s in result.set_aside if Path(s.diagnostic.path).name
+                  == "loss.py") == [(8, SetAsideReason.UNUSED_CLASS)]
+    # a module the project runs imports it: every def may run; a script that hands its functions to a
+    # command line (fire.Fire()) may run any of them
+    live = TRAIN.replace("from pkg.blocks import Used", "from pkg.blocks import Used\nfrom pkg.vendor import loss")
+    fire = LOSS.replace('    print(Quantizer()(torch.rand(4)))', '    import fire\n    fire.Fire()')
+    for name, extra in (("live", {"pkg/train.py": live}), ("fire", {"pkg/vendor/loss.py": fire})):
+        _write(tmp_path / name, files | extra)
+        assert not {"SILogLoss", "scale_and_shift"} & set(_unused(tmp_path / name).get("loss.py", [])), name

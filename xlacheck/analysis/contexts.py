@@ -412,6 +412,10 @@ class ModuleFacts:
     # plain Enum classes this file's code names: its own, imported ones and module-level aliases of them
     # (analysis.compiled_exports.enum_names), on first use
     plain_enum_names: frozenset[str] | None = None
+    # per callee and parameter name: every call recorded so far passes it a required non-static argument of a
+    # jax.jit entry handed on whole (analysis.truth.passed_whole_jit_argument), a leaf tracer when only
+    # its truth is read
+    jit_leaf_args: dict[int, dict[str, bool]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}
@@ -432,6 +436,10 @@ class ModuleFacts:
                 alias = _local_function_alias(caller, f.id, self.module_funcs, self.classes_by_name, self.by_node,
                                               same_positions=True)
                 return (alias[0], False) if len(alias) == 1 else None
+            # `net(params, x)` where the module bound `net = Net(...)`, a class defined here: Net.__call__
+            called = _object_method(self.classes_by_name, self.instances, caller, False, f.id, "__call__")
+            if called is not None:
+                return called, True
             init = _plain_constructor(self.classes_by_name, f.id)
             return (init, True) if init is not None else None
         recv = f.value if isinstance(f, ast.Attribute) else None

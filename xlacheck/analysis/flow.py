@@ -17,6 +17,7 @@ from xlacheck.analysis.compiled_exports import enum_names
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.pytrees import leaf_field_names, static_field_names
+from xlacheck.analysis.truth import passed_whole_jit_argument
 from xlacheck.analysis.values import (
     DATA,
     LEAVES_AND_TREEDEF,
@@ -265,10 +266,16 @@ class FunctionWalker:
         if not static and (is_method or (callee.cls is not None and params and params[0] in ("self", "cls"))):
             params = params[1:]
         record = self.facts.call_flags.setdefault(id(callee), {})
+        leaves = self.facts.jit_leaf_args.setdefault(id(callee), {})
         for name, arg in zip(params, call.args):
             if isinstance(arg, ast.Starred):
                 break
             record[name] = merge_flags(record.get(name), self.values.flags(arg))
+            leaf = isinstance(arg, ast.Name) and passed_whole_jit_argument(self.ctx.function, arg.id)
+            leaves[name] = leaves.get(name, True) and leaf
+        for kw in call.keywords:  # a keyword argument is no positional leaf: the parameter is not one
+            if kw.arg is not None:
+                leaves[kw.arg] = False
         named = set(params) | {a.arg for a in node.args.kwonlyargs}
         # what lands in `*args` / `**kwargs`: a tuple / dict of the passed values
         rest = call.args[len(params):] if node.args.vararg is not None else []
@@ -692,6 +699,8 @@ def walk_function(
     ctx.module_built = facts.module_built
     ctx.module_classes = {name: (c.bases, frozenset(c.methods)) for name, c in facts.classes_by_name.items()}
     ctx.module_funcs = facts.module_funcs
+    if passed is not None:
+        ctx.jit_leaf_params = frozenset(k for k, v in facts.jit_leaf_args.get(id(info), {}).items() if v)
     walker = FunctionWalker(ctx, dispatch, facts)
     walker.arrays = arrays
     node = info.node

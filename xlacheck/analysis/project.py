@@ -699,6 +699,13 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
 
 def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[str, str]:
     """:func:`unreached_modules` over the files :func:`_reach_files` found under ``root``."""
+    return _reach(root, found, candidates)[0]
+
+
+def _reach(root: str, found: Sequence[str], candidates: Sequence[str]) -> tuple[dict[str, str], set[str]]:
+    """:func:`_unreached`'s answer, and the candidates (absolute paths) that run only as scripts: a file with a
+    ``__main__`` block that no file the project runs imports or names (a vendored module's self-test), so what
+    runs of it is what its module-level code reaches (:func:`_script_only_defs`)."""
     from xlacheck.engine import is_test_file
 
     texts = _reach_texts(found)
@@ -761,7 +768,8 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
     # import graph: what runs is unknown there, not "nothing"
     suffixes_of = {m[i:]: path for m, path in modules.items() for i in range(len(m)) if m[i:]}
     if not any(suffixes_of.get(parts) not in (None, importer) for parts, importer in imports):
-        return {}
+        return {}, set()
+
     def namers(full: str) -> set[str]:
         """The files that import, name or load ``full`` (by a dotted name, a script path, a computed import
         of its folder), itself left out."""
@@ -800,14 +808,24 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
     # file imports counts as reached, as it did before reach was transitive
     entries = any(not p.endswith(".py") for by in named_by.values() for p in by) or any(
         _MAIN_GUARD.search(t) or _TOP_CALL.search(t) for t in code.values()) or any(map(_runs_as_script, code.values()))
-    live = set(starts) | (set() if entries else {f for f, by in graph.items() if by})
-    grew = True
-    while grew:
-        grew = False
-        for f, by in graph.items():
-            if f not in live and any(n in live or n not in code for n in by):  # (not code: a config, doc, notebook)
-                live.add(f)
-                grew = True
+    def spread(live: set[str]) -> set[str]:
+        grew = True
+        while grew:
+            grew = False
+            for f, by in graph.items():
+                if f not in live and any(n in live or n not in code for n in by):  # (not code: a config, doc, ...)
+                    live.add(f)
+                    grew = True
+        return live
+
+    live = spread(set(starts) | (set() if entries else {f for f, by in graph.items() if by}))
+    # a script nothing that runs imports or names: it runs as the program, not as a module of another
+    script_only = {f for f in starts if f in own and os.path.basename(f) not in (
+        "__init__.py", "__main__.py", "setup.py", "conftest.py") and _MAIN_GUARD.search(code.get(f, ""))
+        and not (library and module_name(f) is not None and not any(
+            part.startswith("_") for part in (module_name(f) or "").split(".")))
+        and not any(n not in code for n in graph.get(f, ()))
+        and not (graph.get(f) and any(n in spread(set(starts) - {f}) for n in graph[f]))}
     out: dict[str, str] = {}
     for path in candidates:
         full = os.path.abspath(path)
@@ -833,7 +851,7 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
             continue
         out[path] = ("no file of the project imports or names this module, and it does not run as a script "
                      f"(checked {read['py']} .py files and {read['other']} config and other files under {root})")
-    return out
+    return out, script_only
 
 
 # --- class reachability: classes of a run's files that nothing in the project names -------------------
@@ -858,7 +876,10 @@ def unused_classes(paths: Sequence[str], root: str | None = None, only: Sequence
     file, public classes of a published package (its users build them). Never decided: decorated classes
     (registries), classes of a file that looks names up at run time (``globals()``, ``vars()``,
     ``sys.modules``, ``inspect.getmembers``), and every class of a project that finds classes through their
-    bases (``__subclasses__``, ``__init_subclass__``). Cached as :func:`unreached_modules` is."""
+    bases (``__subclasses__``, ``__init_subclass__``). The same answer carries a method nothing names
+    (``"Class.method"``, :func:`_uncalled_methods`) and, for a file that runs only as a script, the
+    module-level functions and classes its module-level code never reaches (:func:`_script_only_uses`).
+    Cached as :func:`unreached_modules` is."""
     return _cached_torch_scan(paths, root, only, cache, "unused-classes", _unused, dict)
 
 
@@ -972,14 +993,82 @@ def _uncalled_methods(texts: Sequence[tuple[str, str]], wanted: Mapping[str, Seq
     return out
 
 
+# a script that hands its module's functions to a command line by their names (``fire.Fire()`` with no
+# argument exposes every function of the module): its ``__main__`` block may run any of them
+_EXPOSES_MODULE = re.compile(r"\bFire\(\s*\)")
+
+
+def _script_only_defs(text: str) -> list[str]:
+    """The module-level functions and classes of a file that runs only as a script (:func:`_reach`) that its
+    module-level code never reaches: Python runs a ``def`` or ``class`` body only when something calls or builds
+    it, and of a file run as the program only its module-level statements (the ``__main__`` block) run, then
+    what they name, to a fixed point (a class named: all of its body). Decorators and default values run at
+    definition time: what they name runs, and a decorated definition counts as run (a registry or a command line
+    may call it). Nothing for a file that looks names up at run time or exposes the module to a command line."""
+    if _LOOKS_UP_CLASSES.search(text) or _EXPOSES_MODULE.search(text):
+        return []
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    defs = {s.name: s for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+
+    def words(nodes: Sequence[ast.AST]) -> set[str]:
+        out: set[str] = set()
+        for node in nodes:
+            for n in ast.walk(node):
+                if isinstance(n, ast.Name):
+                    out.add(n.id)
+                elif isinstance(n, ast.Attribute):
+                    out.add(n.attr)
+                elif isinstance(n, ast.Constant) and isinstance(n.value, str):
+                    out.update(re.findall(r"\w+", n.value))
+        return out
+
+    roots: list[ast.AST] = [s for s in body if s.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                   ast.ClassDef)]
+    for d in defs.values():
+        roots += d.decorator_list
+        if isinstance(d, ast.ClassDef):
+            roots += d.bases + [k.value for k in d.keywords]
+        else:
+            roots += [v for v in d.args.defaults + d.args.kw_defaults if v is not None]
+    seen: set[str] = set()
+    todo = sorted(words(roots) & set(defs) | {n for n, d in defs.items() if d.decorator_list})
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += sorted(words([defs[name]]) & set(defs) - seen)
+    return sorted(set(defs) - seen)
+
+
+def _script_only_uses(root: str, found: Sequence[str], candidates: Sequence[str],
+                      by_path: Mapping[str, str]) -> dict[str, dict[str, str]]:
+    """Per candidate path that runs only as a script (:func:`_reach`): {name: why} for its module-level functions
+    and classes its module-level code never reaches (:func:`_script_only_defs`)."""
+    _, script_only = _reach(root, found, candidates)
+    out: dict[str, dict[str, str]] = {}
+    for path in candidates:
+        full = os.path.abspath(path)
+        if full not in script_only:
+            continue
+        for name in _script_only_defs(by_path.get(full, "")):
+            out.setdefault(path, {})[name] = (
+                f"this file runs only as a script (nothing the project runs imports or names it; checked under "
+                f"{root}), and its module-level code (the __main__ block) never reaches {name}: it never runs")
+    return out
+
+
 def _unused(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[str, dict[str, str]]:
     """:func:`unused_classes` over the files :func:`_reach_files` found under ``root``."""
     from xlacheck.engine import is_test_file
 
     texts = [(os.path.abspath(p), t) for p, t in _reach_texts(found)
              if not is_test_file(os.path.relpath(os.path.abspath(p), root))]
+    scripts = _script_only_uses(root, found, candidates, dict(texts))
     if any(p.endswith(".py") and _FINDS_SUBCLASSES.search(t) for p, t in texts):
-        return {}
+        return scripts
     library = published(root)
     by_path = dict(texts)
     spans: dict[str, list[tuple[str, int, int]]] = {}  # path -> (class, first line, last line) of every candidate
@@ -999,7 +1088,7 @@ def _unused(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[
                         if decided and not (public_module and not n.startswith("_"))]
     names = {n for v in wanted.values() for n, _, _ in v}
     if not names:
-        return {}
+        return scripts
     # every place a candidate class is named: (name, path, line)
     uses = _name_uses(names, texts)
     unused = {(p, n) for p, v in wanted.items() for n, _, _ in v}
@@ -1026,7 +1115,10 @@ def _unused(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[
         out.setdefault(p, {})[n] = (
             f"no file of the project names class {n} outside its own body (or the bodies of classes never "
             f"named themselves): nothing builds it or calls its methods (checked {len(texts)} files under {root})")
-    return {path: out[os.path.abspath(path)] for path in candidates if os.path.abspath(path) in out}
+    found_out = {path: out[os.path.abspath(path)] for path in candidates if os.path.abspath(path) in out}
+    for path, names_why in scripts.items():
+        found_out[path] = {**names_why, **found_out.get(path, {})}
+    return found_out
 
 
 # --- compiled entries: projects that never run TensorFlow under XLA ---------------------------------

@@ -218,6 +218,13 @@ CUDA_ONLY_PACKAGES = frozenset({"flash_attn", "flash_attn_interface", "flash_att
                                 "mamba_ssm", "causal_conv1d", "flashinfer", "triton", "selective_scan_cuda",
                                 "deep_gemm", "natten", "fused_dense_lib"})
 
+# PyTorch backends of other accelerators (top-level packages): each registers its own device type with torch
+# (torch_npu: Ascend "npu"; torch_mlu: Cambricon "mlu"; torch_musa: Moore Threads "musa"; habana_frameworks:
+# Gaudi "hpu"), and a project imports it where that hardware is installed (``try: import torch_npu`` /
+# ``except ImportError: torch_npu = None``). A branch that runs only when one is present
+# (``if torch_npu is not None:``) is that accelerator's path, not the XLA device's.
+OTHER_TORCH_BACKENDS = frozenset({"torch_npu", "torch_mlu", "torch_musa", "habana_frameworks"})
+
 # Inference runtimes other than PyTorch (dotted prefixes of what a module imports or calls): a branch that
 # loads one (``elif onnx: import onnxruntime``) serves a model exported from torch, so the branches that the
 # same flag selects elsewhere (``elif self.onnx: y = self.session.run(...)``) run that runtime on host

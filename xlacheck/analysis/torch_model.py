@@ -44,7 +44,7 @@ from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, own
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
 from xlacheck.analysis.scopes import ScopeTree, own_nodes
-from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES, NON_TORCH_RUNTIMES
+from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES, NON_TORCH_RUNTIMES, OTHER_TORCH_BACKENDS
 
 TENSOR = 1  # proven torch tensor
 BOOL = 2  # a boolean tensor (a mask)
@@ -858,15 +858,31 @@ class _Builder:
         return frozenset(out)
 
     def other_runtime(self, test: ast.expr) -> bool:
-        """``test`` is a flag that selects a runtime other than PyTorch (:meth:`_runtime_flags`)."""
+        """``test`` is a flag that selects a runtime other than PyTorch (:meth:`_runtime_flags`), or holds only
+        where another accelerator's PyTorch backend is installed (:meth:`other_backend`)."""
         flags = _flag_names(test)
-        return bool(flags) and all(f in self.runtime_flags for f in flags)
+        return bool(flags) and all(f in self.runtime_flags for f in flags) or self.other_backend(test)
+
+    def other_backend(self, test: ast.expr) -> bool:
+        """``test`` is true only where another accelerator's backend (``OTHER_TORCH_BACKENDS``) was imported:
+        ``torch_npu``, ``torch_npu is not None``, or an ``and`` with one such part (Open-Sora-Plan's
+        ``if torch_npu is not None and npu_config is not None:`` Ascend path)."""
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+            return any(self.other_backend(v) for v in test.values)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot) \
+                and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+            test = test.left
+        if not isinstance(test, (ast.Name, ast.Attribute)):
+            return False
+        name = self.resolve(test) or ""
+        return name.split(".", 1)[0] in OTHER_TORCH_BACKENDS
 
     def _unused_class_functions(self) -> set[int]:
         """Ids of the functions inside this module's classes that nothing in the project names
         (``facts.unused_classes``, analysis.project.unused_classes): none of them runs, in a step or anywhere."""
-        spans = [(s.lineno, s.end_lineno or s.lineno) for s in self.tree.body
-                 if isinstance(s, ast.ClassDef) and s.name in self.facts.unused_classes]
+        spans = [(s.lineno, s.end_lineno or s.lineno) for s in self.tree.body  # (or a function: a script's)
+                 if isinstance(s, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                 and s.name in self.facts.unused_classes]
         # (a method nothing names: "Class.method", with what is nested in it)
         spans += [(f.lineno, f.end_lineno or f.lineno) for c in self.tree.body if isinstance(c, ast.ClassDef)
                   for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -2229,6 +2245,32 @@ def _own_calls(body: list[ast.stmt]) -> Iterator[ast.Call]:
                 yield from (n for n in walk(c) if isinstance(n, ast.Call))
 
 
+_NON_FINITE = frozenset({"isnan", "isinf", "isneginf", "isposinf"})
+
+
+def _non_finite_test(test: ast.expr) -> bool:
+    """``test`` asks whether a value is NaN or infinite (``torch.isnan(loss)``, ``torch.isnan(x).any()``,
+    ``not torch.isfinite(loss)``, ``math.isnan(loss.item())``; inside ``or``): its body is the error path of a
+    diverged step, not a step's work, so a read there (a debug print before the batch is skipped) runs only
+    when the step went wrong (the test itself still reads the value every step)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return any(_non_finite_test(v) for v in test.values)
+    negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+    e = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
+    while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr in ("any", "all", "item") \
+            and not e.args:
+        e = e.func.value  # torch.isnan(x).any()
+    if isinstance(e, ast.Call) and e.args and isinstance(e.func, (ast.Attribute, ast.Name)) and isinstance(
+            e.func.value if isinstance(e.func, ast.Attribute) else e.func, (ast.Name, ast.Attribute)):
+        name = e.func.attr if isinstance(e.func, ast.Attribute) else e.func.id
+        if name in ("any",) and len(e.args) == 1:  # torch.any(torch.isnan(x))
+            return _non_finite_test(ast.UnaryOp(op=ast.Not(), operand=e.args[0]) if negated else e.args[0])
+        return name == "isfinite" if negated else name in _NON_FINITE
+    if isinstance(e, ast.Call) and not e.args and isinstance(e.func, ast.Attribute):
+        return e.func.attr == "isfinite" if negated else e.func.attr in _NON_FINITE  # loss.isnan()
+    return False
+
+
 def _every_n_test(test: ast.expr, is_tensor: Callable[[ast.expr], bool]) -> bool:
     """``step % n == 0`` (either side, also inside ``and``) on values ``is_tensor`` does not prove;
     also ``or``-ed with equality tests of such values, which hold at single steps (the first or the
@@ -2354,6 +2396,7 @@ class _Walker:
 
     def __init__(self, b: _Builder, steps: list[Step], env: dict[str, int], cls: ClassInfo | None = None) -> None:
         self.b = b
+        self.owner: ast.AST = b.tree  # the function (or module) walked: set by run
         self.cls = cls  # the class whose method this is: its self.<layer> attributes are modules
         self.steps = steps
         self.env = env
@@ -2373,6 +2416,7 @@ class _Walker:
         self.cut = False  # the statement just walked was an `if` whose running branch leaves the block
 
     def run(self, owner: ast.AST) -> None:
+        self.owner = owner
         self.bool_names = self.b.bool_by_use(owner)
         self.literals = self.b.literals.get(id(owner), {})
         self.unmoved = _unmoved_modules(owner, self.b.module_classes)
@@ -2446,10 +2490,14 @@ class _Walker:
                 pairs = [(s.target, TENSOR)]  # for v in metrics.values(), as in a comprehension
             else:
                 pairs = [(s.target, _item_flags(it, s.iter, self))]
+            moved = self._moved_batches(s)
 
             def bind_target() -> None:  # every iteration starts with a fresh item
                 for target, flags in pairs:
                     self.bind(target, flags, None)
+                for name in moved:  # a host batch the body moves itself (_moved_batches)
+                    if not self.env.get(name, 0) & (MODULE | LOADER | OPTIMIZER | TENSOR_DICT):
+                        self.env[name] = self.env.get(name, 0) | BATCH | CPU
             bind_target()
             self.loop_body(s, bind_target)
         elif isinstance(s, ast.While):
@@ -2457,7 +2505,7 @@ class _Walker:
             self.loop_body(s)
         elif isinstance(s, ast.If):
             self.expr(s.test)
-            every_n = self._every_n(s.test)
+            every_n = self._every_n(s.test) or int(_non_finite_test(s.test))
             known = self.xla_truth(s.test) if self.active else None
             if known is None:  # (a branch every caller rules out never runs: analysis.calls)
                 known = literal_test(s.test, self.literals)
@@ -2683,6 +2731,32 @@ class _Walker:
                 if isinstance(c, (ast.stmt, ast.excepthandler, ast.Lambda)) or isinstance(c, ast.comprehension) and False:
                     continue
                 todo.append(c)
+
+    def _moved_batches(self, loop: ast.For | ast.AsyncFor) -> set[str]:
+        """The names a loop binds whose items its body moves to a device itself
+        (``batch[0].to(device_id)``, ``x.cuda()``): a loader that hands out device tensors makes that move a no-op,
+        so a step that writes it draws host batches (a plain ``DataLoader``, a webdataset pipeline), and what it
+        has not moved yet of that batch is still on the CPU (open_flamingo stacks and edits the MMC4 labels on the
+        CPU, then moves them). Not over a torch_xla device loader (``MpDeviceLoader``, ``per_device_loader``)."""
+        if any(isinstance(a, ast.Call) and (self.b.resolve(a.func) in DEVICE_LOADERS or (
+                isinstance(a.func, ast.Attribute) and a.func.attr == "per_device_loader"))
+               for a in ast.walk(loop.iter)):
+            return set()
+        device_loaders = self.b.device_loaders.get(id(self.owner), set()) | self.b.device_loaders.get(
+            id(self.b.tree), set())
+        if any(isinstance(a, ast.Name) and a.id in device_loaders for a in ast.walk(loop.iter)):
+            return set()
+        names = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        moved: set[str] = set()
+        for n in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and (
+                    n.func.attr == "cuda" or n.func.attr == "to" and moves_off_cpu(n) and n.args):
+                root = n.func.value
+                while isinstance(root, (ast.Subscript, ast.Attribute)):
+                    root = root.value
+                if isinstance(root, ast.Name) and root.id in names:
+                    moved.add(root.id)
+        return moved
 
     def bind(self, target: ast.expr, flags: int, value: ast.expr | None) -> None:
         if isinstance(target, ast.Name):

@@ -114,6 +114,8 @@ class RuleContext(FindingCollector):
         self.module_classes: Mapping[str, tuple[tuple[str, ...], frozenset[str]]] = {}
         self._objects: ObjectScope | None = None
         self.module_funcs: Mapping[str, FunctionInfo] = {}  # module-level functions by name (ModuleFacts)
+        # parameters every compiled caller here passes a jax.jit entry's argument whole (ModuleFacts.jit_leaf_args)
+        self.jit_leaf_params: frozenset[str] = frozenset()
 
     # -- facts -------------------------------------------------------------------------------
     def flags(self, node: ast.AST | None) -> int:

@@ -6,6 +6,7 @@ import ast
 
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.tables import TF_VARIABLES
+from xlacheck.analysis.truth import only_truth_tested, parents, required_params
 from xlacheck.analysis.values import BOOL, TENSOR, VARIABLE, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
@@ -71,44 +72,30 @@ def _bare_jit_argument(test: ast.expr, ctx: RuleContext) -> bool:
     of the 570 functions decorated with jax.jit in the JAX corpora judged so far (reserve10-15,
     real_code.py's) tests such an argument's truth (a static flag is in ``static_argnames``, an
     optional one defaults to None). Not an attribute (``state.flag``): a registered pytree may keep
-    it as static metadata."""
+    it as static metadata. Also a required parameter of a function (or method) that every compiled
+    caller here passes such an argument whole, positionally (``helper(x, flag)`` in the entry, which
+    reads ``flag`` only for its truth or hands it on: :func:`analysis.truth.passed_whole_jit_argument`),
+    read only for its truth there too (dm-haiku issue 187: `if is_training:` in a network's
+    ``__call__``)."""
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test = test.operand
     while isinstance(test, ast.Subscript):
         test = test.value  # an item of it (`mask[i]`): a leaf, so a tracer, or a sub-container
     info = ctx.function
     node = info.node
-    if not (isinstance(test, ast.Name) and info.jax and info.jit_entry and info.cls is None
-            and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and test.id not in info.static_params
-            and not info.static_params_unknown):
+    if not (isinstance(test, ast.Name) and info.jax and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))):
         return False
-    args = node.args
-    positional = args.posonlyargs + args.args
-    required = {a.arg for a in positional[:len(positional) - len(args.defaults)]}
-    if test.id not in required or args.vararg is not None or args.kwarg is not None:
+    if info.jit_entry:
+        if info.cls is not None or test.id in info.static_params or info.static_params_unknown:
+            return False
+    elif test.id not in ctx.jit_leaf_params:
         return False
-    return all(isinstance(n.ctx, ast.Load) and _only_truth_tested(n, parents)
-               for parents in [_parents(node)] for n in ast.walk(node)
+    required = required_params(node)
+    if required is None or test.id not in required:
+        return False
+    return all(isinstance(n.ctx, ast.Load) and only_truth_tested(n, up)
+               for up in [parents(node)] for n in ast.walk(node)
                if isinstance(n, ast.Name) and n.id == test.id)
-
-
-def _parents(root: ast.AST) -> dict[int, ast.AST]:
-    return {id(child): n for n in ast.walk(root) for child in ast.iter_child_nodes(n)}
-
-
-def _only_truth_tested(name: ast.Name, parents: dict[int, ast.AST]) -> bool:
-    """``name`` (or an item of it by a non-string index, negated or not) is the test of an ``if``,
-    ``while`` or conditional expression, or a tested operand of ``and``/``or``."""
-    node: ast.AST = name
-    parent = parents.get(id(node))
-    while isinstance(parent, ast.Subscript) and parent.value is node and not (
-            isinstance(parent.slice, ast.Constant) and isinstance(parent.slice.value, str)):
-        node, parent = parent, parents.get(id(parent))
-    while isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
-        node, parent = parent, parents.get(id(parent))
-    if isinstance(parent, (ast.If, ast.While, ast.IfExp)):
-        return parent.test is node
-    return isinstance(parent, ast.BoolOp) and any(v is node for v in parent.values[:-1])
 
 
 class TensorConditionWithoutAutograph(Rule):
@@ -269,6 +256,14 @@ class TensorConditionWithoutAutograph(Rule):
                 "class Dropout(NamedTuple):\n    rate: float\n    inference: bool\n"
                 "@partial(jax.jit, static_argnums=0)\ndef apply(layer, x):\n"
                 "    if layer.inference:\n        return x\n    return x * (1.0 - layer.rate)\n"),
+        # the same flag static in the jitted loss: a Python bool in the helper
+        Example("import functools\nimport jax\ndef forward(x, is_training):\n"
+                "    if is_training:\n        x = x * 0.9\n    return x\n"
+                "@functools.partial(jax.jit, static_argnames=('is_training',))\ndef loss(x, is_training):\n"
+                "    return forward(x, is_training).sum()\n"),
+        # the jitted loss reads the argument as a container (`flags['train']`): not a leaf
+        Example("import jax\ndef forward(x, flags):\n    if flags:\n        x = x * 0.9\n    return x\n"
+                "@jax.jit\ndef loss(x, flags):\n    return forward(x, flags).sum() + flags['scale']\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
@@ -345,6 +340,15 @@ class TensorConditionWithoutAutograph(Rule):
                 expected=(
                     (8, 8, '`if` on a traced array under jax.jit (decorated with jax.jit): tracing fails with '
                            'TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop'),
+                )),
+        # a network's __call__ (of a module-level instance) tests a flag the jitted loss passes it whole: a
+        # traced leaf there too (dm-haiku#187; reports22-jax)
+        Example("import jax\nclass Net:\n    def __call__(self, x, is_training):\n"
+                "        if is_training:\n            x = x * 0.9\n        return x\nnet = Net()\n"
+                "@jax.jit\ndef loss(x, is_training):\n    return net(x, is_training).sum()\n",
+                expected=(
+                    (4, 12, '`if` on a traced array under jax.jit (called from loss()): tracing fails with '
+                            'TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop'),
                 )),
     )
 

@@ -164,6 +164,12 @@ class TorchDataDependentShape(ModuleRule):
         # the last real token found by counting the model input's mask (pytorch/xla#5031): a fixed shape
         Example("import torch\n@torch.no_grad()\ndef score(model, ids, mask):\n    logits = model(ids, mask)\n"
                 "    return torch.count_nonzero(mask, dim=1) - 1\n", torch_xla=True),
+        # a batch the step moves to the device itself comes from a host loader: its labels, stacked and masked
+        # before their own move, are CPU tensors (open_flamingo's MMC4 labels, docs/torch-prec22.md)
+        Example("import torch\ndef train(model, loader, opt, device):\n    for batch in loader:\n"
+                "        images = batch[0].to(device)\n        labels = torch.stack([x[0] for x in batch[1]])\n"
+                "        labels[labels == 0] = -100\n        loss = model(images, labels.to(device)).sum()\n"
+                "        loss.backward()\n        opt.step()\n", torch_xla=True),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"

@@ -778,6 +778,12 @@ class TorchHostSyncInStep(ModuleRule):
                 "        self.it += 1\n        if self.it % 1000 == 0:\n"
                 "            torch.save(self.model.state_dict(), io.BytesIO())\n        return loss.detach()\n",
                 torch_xla=True),
+        # a log that runs only where Ascend's PyTorch backend was imported (Open-Sora-Plan's NPU path,
+        # docs/torch-prec22.md): another accelerator's branch, not the XLA device's
+        Example("import torch\ntry:\n    import torch_npu\nexcept ImportError:\n    torch_npu = None\n\n"
+                "def train(model, loader, opt, log):\n    for x in loader:\n        loss = model(x).sum()\n"
+                "        loss.backward()\n        opt.step()\n        if torch_npu is not None and log is not None:\n"
+                "            log.print_msg(f'loss={loss.detach().item()}')\n", torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -1023,6 +1029,18 @@ class TorchHostSyncInStep(ModuleRule):
                             "(backward and optimizer step; torch code declared to run on XLA)): the pending graph runs "
                             "and is cut here; checkpoint every N steps or after the epoch (`xm.save` copies the state "
                             "to the CPU once)"),
+                )),
+        # a NaN test reads the loss every step; the debug print in its body runs only in a diverged step (the
+        # error path before the batch is skipped: open_flamingo's MMC4 loop, docs/torch-prec22.md)
+        Example("import torch\n\ndef train(model, loader, opt):\n    for x in loader:\n        loss = model(x).sum()\n"
+                "        if torch.isnan(loss):\n            print('nan loss', loss.item(), x.max().item())\n"
+                "            continue\n        loss.backward()\n        opt.step()\n",
+                torch_xla=True,
+                expected=(
+                    (6, 12, "`if tensor:` reads a torch tensor on the host inside a torch_xla step (a training loop "
+                            "on the XLA device): the pending graph runs and is cut here; the branch needs the value "
+                            "now, so a step closure cannot defer it: decide on the device (`torch.where`, a masked "
+                            "update) or test the value after `torch_xla.sync()` (every N steps)"),
                 )),
     )
 

@@ -174,6 +174,31 @@ def _reaches_device(call: ast.Call, stmt: ast.AST | None, func: ast.FunctionDef 
                for n in ast.walk(func))
 
 
+def _parents(tree: ast.AST) -> dict[int, ast.AST]:
+    return {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
+
+
+def _built_then_moved(call: ast.Call, parents: dict[int, ast.AST]) -> bool:
+    """The op's result is moved to a device right after it is built: ``F.pad(a, ...).to(device)``, or an item of a
+    list (a comprehension's element) that ``torch.stack``/``torch.cat`` joins and the join is moved
+    (``torch.stack([F.pad(a, (0, n - len(a))) for a in audios]).to(model.device)``: fish-speech's request
+    batches). A torch op runs where its inputs are, and a result on the XLA device already would need no move:
+    the op ran on the CPU, and the size it took compiles no XLA graph."""
+    node: ast.AST = call
+    parent = parents.get(id(node))
+    if isinstance(parent, (ast.ListComp, ast.GeneratorExp)) and parent.elt is node \
+            or isinstance(parent, (ast.List, ast.Tuple)):
+        join = parents.get(id(parent))
+        if not (isinstance(join, ast.Call) and parent in join.args and isinstance(join.func, ast.Attribute)
+                and join.func.attr in ("stack", "cat", "concat", "vstack", "hstack")):
+            return False
+        node, parent = join, parents.get(id(join))
+    if not (isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in ("to", "cuda")):
+        return False
+    move = parents.get(id(parent))
+    return isinstance(move, ast.Call) and move.func is parent and (parent.attr == "cuda" or moves_off_cpu(move))
+
+
 def _runs_tensor_ops(loop: ast.For, torch: TorchFacts) -> bool:
     """The loop's body computes with proven torch tensors (its own statements, nested ones too)."""
     return any(id(n) in torch.call_ops or torch.tensor(n) for s in loop.body for n in ast.walk(s))
@@ -339,6 +364,13 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 "        t = torch.ones(4, 8, device=device).expand(n, 4, 8)\n"
                 "        t = torch.ones(4, 8, device=device)\n        loss = model(x.to(device) * t).sum()\n"
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
+        # padded on the CPU, then moved: the join of the padded items is moved to the device, so the pads ran on
+        # the host (fish-speech's request batches, docs/torch-prec22.md); no XLA graph takes the size
+        Example("import torch\nimport torch.nn.functional as F\n\n@torch.no_grad()\n"
+                "def decode(model, features, device):\n"
+                "    lengths = torch.tensor([f.shape[-1] for f in features])\n    n = int(lengths.max())\n"
+                "    padded = torch.stack([F.pad(f, (0, n - f.shape[-1])) for f in features]).to(device)\n"
+                "    return model(padded)\n", torch_xla=True),
     )
     INVALID = (
         Example("import random\nimport torch\nimport torch.nn.functional as F\nimport torch_xla\n"
@@ -476,6 +508,7 @@ class TorchStepVaryingPythonInt(ModuleRule):
         flags = torch.flags
         functions: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] | None = None
         builders: set[int] | None = None  # XLA453's batch builders: it reports their padded sizes
+        parents: dict[int, ast.AST] | None = None
         for node in torch.nodes:
             if id(torch.stmt_of.get(id(node))) in torch.cached:
                 continue  # a lazily built or grown cache: once per object or per size, not a new value per step
@@ -542,7 +575,8 @@ class TorchStepVaryingPythonInt(ModuleRule):
                                            "compiles a new graph for each length; pad to a fixed length (or a few "
                                            "buckets)")
                     continue
-                if hit is not None and not torch.tensor(hit):
+                if hit is not None and not torch.tensor(hit) and not _built_then_moved(
+                        node, parents := parents if parents is not None else _parents(ctx.tree)):
                     shown = op.replace("Tensor.", "tensor.").replace("torch.nn.functional.", "F.")
                     role = _ROLE.get(op)
                     if role is None:
