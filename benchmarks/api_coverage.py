@@ -33,9 +33,10 @@ counts a use as flagged when it gets at least one finding. Families (a verdict e
   ``nan_from_zero_division``, and for ``narrowing_cast``, where that NaN is cast to ``tf.int32``; a
   tensor otherwise);
 - JAX ``jax-shape`` (``jit: false`` with ``data_dependent_shape``, the table's measured cause, or a
-  concretization error class: a data-dependent result shape; ``jax-sized`` is its near miss, the same
-  call with the ``sized_by`` argument given: it compiles), ``jax-host`` (``jit: false`` converting a
-  tracer to a host value: ``jnp.array_str``), ``jax-const`` (``static_args`` given a traced value),
+  concretization error class with a measured size argument: a data-dependent result shape;
+  ``jax-sized`` is its near miss, the same call with the ``sized_by`` argument given: it compiles), ``jax-host`` (``jit: false`` converting a
+  tracer to a host value for another cause: ``jnp.array_str``, ``jnp.choose``'s bounds check),
+  ``jax-const`` (``static_args`` given a traced value),
   ``jax-numpy`` (NumPy functions that fail on a tracer: ``numpy_on_tracer.fails``).
 
 The negative side (``clean`` families) writes the same uses for entries that compile (``xla:
@@ -394,7 +395,8 @@ def tf_uses() -> list[Use]:
 
 _JAX_PREFIXES = (("jax.numpy.", "jnp."), ("jax.lax.", "lax."))
 _JAX_SHAPE_ERRORS = {"ConcretizationTypeError", "NonConcreteBooleanIndexError"}
-_JAX_HOST_ERRORS = {"TracerArrayConversionError", "TracerBoolConversionError", "TracerIntegerConversionError"}
+_JAX_HOST_ERRORS = {"TracerArrayConversionError", "TracerBoolConversionError", "TracerIntegerConversionError",
+                    "ConcretizationTypeError"}
 
 
 def _jax_spelling(name: str) -> str:
@@ -425,7 +427,7 @@ def jax_uses() -> list[Use]:
         # by cause: the table's data_dependent_shape (the eager result's shapes follow the values), or
         # for entries it could not measure that way, the concretization error classes
         shape = rec.get("jit") is False and (rec.get("data_dependent_shape")
-                                              or rec.get("jit_error") in _JAX_SHAPE_ERRORS)
+                                              or rec.get("jit_error") in _JAX_SHAPE_ERRORS and rec.get("sized_by"))
         if shape or rec.get("jit") is False and rec.get("jit_error") in _JAX_HOST_ERRORS:
             for s in spellings:
                 c = _call(s, params, called_with, static, jax=True)

@@ -19,7 +19,8 @@ Per function (``by`` says how each fact was decided):
 * ``data_dependent_shape``: ``true`` when the call fails under jax.jit and its eager result's
   shapes change once every array argument is replaced by zeros of the same shape: the cause of
   the failure whatever the error class (``jnp.extract`` raises ``TracerBoolConversionError``).
-  Functions that take vectors (``jnp.compress``) are called on 1-D arrays when no 2-D call fits.
+  Functions that take vectors (``jnp.compress``) are called on 1-D arrays when no 2-D call fits, then
+  on integer vectors (``jnp.bincount``).
 * ``called_with``: the arguments of the probing call (``"array"`` for a positional array); ``jit``
   and ``static_args`` hold for that call (``jnp.where(x)`` with one array has a data-dependent
   shape, ``jnp.where(c, x, y)`` does not).
@@ -232,9 +233,12 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
     candidates += [{"__0": array}, {"__0": array, "__1": array}]
     # the same calls on vectors, tried only after every 2-D call failed (the entries probed before
     # keep their facts): functions that take 1-D data (jnp.compress's condition, jnp.convolve)
+    # then on integer vectors, for functions that take counts, ids or bits (jnp.bincount, jnp.gcd)
     vector = jnp.arange(1, 5, dtype=jnp.float32) / 4.0
-    candidates += [{k: (vector if isinstance(v, jax.Array) and v.ndim == 2 else v) for k, v in trial.items()}
-                   for trial in candidates[:1]] + [{"__0": vector}, {"__0": vector, "__1": vector}]
+    ids = jnp.arange(4, dtype=jnp.int32)
+    for v1 in (vector, ids):
+        candidates += [{k: (v1 if isinstance(v, jax.Array) and v.ndim == 2 else v) for k, v in trial.items()}
+                       for trial in candidates[:1]] + [{"__0": v1}, {"__0": v1, "__1": v1}]
     special = probe_arguments(name, jnp)
     if special is not None:
         candidates.insert(0, special)

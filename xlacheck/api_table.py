@@ -279,9 +279,11 @@ def _jax_entries() -> dict[str, dict[str, Any]]:
             converted["const_args"] = entry["static_args"]
         if entry.get("static_unless"):
             converted["const_unless"] = entry["static_unless"]
-        # the generator measures the cause (the eager result's shape follows the values); the older
-        # reading of the error class stays for entries it could not measure that way
-        if entry.get("data_dependent_shape") or entry.get("jit_error") in _DATA_DEPENDENT_ERRORS:
+        # the generator measures the cause (the eager result's shapes follow the values); the error
+        # class counts only with a measured size argument (jnp.setdiff1d, probed on one array twice,
+        # keeps its shape on zeros): jnp.choose's ConcretizationTypeError is its bounds check
+        if entry.get("data_dependent_shape") or (entry.get("jit_error") in _DATA_DEPENDENT_ERRORS
+                                                 and entry.get("sized_by")):
             converted["dynamic_shape"] = True
             converted["data_dependent_shape"] = True
         for key in ("params", "called_with", "sized_by"):

@@ -11,10 +11,18 @@ from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 
 # Data-dependent results come from the JAX API table (``jit_error`` ConcretizationTypeError with the
 # probing call's arguments, ``sized_by`` the arguments that give a static size: jnp.nonzero,
-# jnp.where(c), jnp.unique ...). Two the probe cannot measure: jnp.bincount (no synthetic
-# arguments fit) and jnp.repeat (data-dependent only when `repeats` is an array, which the probe
-# passes as a Python int).
+# jnp.where(c), jnp.unique, jnp.extract, jnp.bincount ...). Two the probe's call does not cover:
+# jnp.bincount with `weights` (the probe passes the ids alone) and jnp.repeat (data-dependent only
+# when `repeats` is an array, which the probe passes as a Python int).
 _NEED_SIZE = {"jnp.bincount": "length", "jnp.repeat": "total_repeat_length"}
+
+
+def _literal(node: ast.AST) -> bool:
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_literal(e) for e in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        return _literal(node.operand)
+    return isinstance(node, (ast.Constant, ast.Slice))
 
 
 def _data_dependent(name: str, node: ast.Call) -> str | None:
@@ -28,6 +36,10 @@ def _data_dependent(name: str, node: ast.Call) -> str | None:
     if set(given) & set(fact.sized_by):
         return None
     probed = set(fact.called_with or ())
+    # an argument the probe traced, spelled as a Python literal, is static here: jnp.delete(x, 0)
+    # compiles (the table's verdict holds for jnp.delete(x, idx) with idx traced)
+    if any(p in probed and _literal(v) for p, v in given.items()):
+        return None
     # other arguments keep the probe's verdict only when they are options spelled as literals
     # (`return_counts=True`); jnp.where(c, x, y) with its branches is elementwise
     if any(p not in probed and not (p in keywords and isinstance(v, ast.Constant)) for p, v in given.items()):
@@ -249,6 +261,9 @@ class JaxTracedShape(Rule):
         # the selected entries padded to a static size (the JAX table's `sized_by` for jnp.extract)
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(scores, keep):\n"
                 "    return jnp.extract(keep > 0, scores, size=8).sum()\n"),
+        # the index the table's probe traced, given as a literal: static, it compiles
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(tokens):\n"
+                "    return jnp.delete(tokens, 0, axis=0)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
