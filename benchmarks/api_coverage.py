@@ -34,10 +34,10 @@ counts a use as flagged when it gets at least one finding. Families (a verdict e
   tensor otherwise);
 - JAX ``jax-shape`` (``jit: false`` with ``data_dependent_shape``, the table's measured cause, or a
   concretization error class with a measured size argument: a data-dependent result shape;
-  ``jax-sized`` is its near miss, the same call with the ``sized_by`` argument given: it compiles), ``jax-host`` (``jit: false`` converting a
-  tracer to a host value for another cause: ``jnp.array_str``, ``jnp.choose``'s bounds check),
-  ``jax-const`` (``static_args`` given a traced value),
-  ``jax-numpy`` (NumPy functions that fail on a tracer: ``numpy_on_tracer.fails``).
+  ``jax-sized`` is its near miss, the same call with the ``sized_by`` argument given: it compiles),
+  ``jax-host`` (``jit: false`` converting a tracer to a host value for another cause:
+  ``jnp.array_str``, ``jnp.choose``'s bounds check), ``jax-const`` (``static_args`` given a traced
+  value), ``jax-numpy`` (NumPy functions that fail on a tracer: ``numpy_on_tracer.fails``).
 
 The negative side (``clean`` families) writes the same uses for entries that compile (``xla:
 true``, the gradient too where measured, no constant argument given a tensor, no data-dependent
