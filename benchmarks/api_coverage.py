@@ -34,7 +34,7 @@ counts a use as flagged when it gets at least one finding. Families (a verdict e
   tensor otherwise);
 - JAX ``jax-shape`` (``jit: false`` with ``data_dependent_shape``, the table's measured cause, or a
   concretization error class with a measured size argument: a data-dependent result shape;
-  ``jax-sized`` is its near miss, the same call with the ``sized_by`` argument given: it compiles),
+  ``jax-sized`` is its near miss, the same call with ``sized_by``/``lifted_by`` given: it compiles),
   ``jax-host`` (``jit: false`` converting a tracer to a host value for another cause:
   ``jnp.array_str``, ``jnp.choose``'s bounds check), ``jax-const`` (``static_args`` given a traced
   value), ``jax-numpy`` (NumPy functions that fail on a tracer: ``numpy_on_tracer.fails``).
@@ -434,11 +434,13 @@ def jax_uses() -> list[Use]:
                 uses.append(Use("jax-shape" if shape else "jax-host", entry, s, "jax.jit", rec["jit_error"],
                                 _jax_source(s, c.tensors or ["x"], [f"out = {c.text}", "return out"]), True))
         # the near miss: the same call with the static size the table measured lifting it (size=4)
-        if shape and rec.get("sized_by"):
+        lift = [f"{rec['sized_by'][0]}=4"] if rec.get("sized_by") else []
+        lift += [f"{k}={v}" for k, v in sorted(rec.get("lifted_by", {}).items())]
+        if shape and lift:
             for s in spellings:
                 c = _call(s, params, called_with, static, jax=True)
-                text = _add_keyword(c.text, f"{rec['sized_by'][0]}=4")
-                uses.append(Use("jax-sized", entry, s, "jax.jit", f"keyword {rec['sized_by'][0]}",
+                text = _add_keyword(c.text, lift[0])
+                uses.append(Use("jax-sized", entry, s, "jax.jit", f"keyword {lift[0]}",
                                 _jax_source(s, c.tensors or ["x"], [f"out = {text}", "return out"]), False))
         for p in rec.get("static_args", ()):
             if p not in params:

@@ -36,6 +36,8 @@ Per function (``by`` says how each fact was decided):
 
 * ``sized_by``: for a data-dependent result, the optional integer parameters that give it a
   static size (``jnp.nonzero``'s ``size``): the probing call compiles once one is passed.
+  ``lifted_by``: ``{parameter: value}`` for the optional boolean parameters whose other value
+  makes it compile (``jnp.delete``'s ``assume_unique_indices: true``).
 
 * ``params``: the positional parameter names in order (``inspect.signature``), for entries with
   ``static_args`` or a data-dependent result, so a linter can map ``jnp.reshape(x, s)``'s second
@@ -219,6 +221,15 @@ def optional_params(fn: Any, given: dict[str, Any]) -> list[inspect.Parameter]:
         return []
 
 
+def bool_options(fn: Any, given: dict[str, Any]) -> list[inspect.Parameter]:
+    """The optional parameters with a boolean default that a probing call passing ``given`` left out."""
+    try:
+        return [p for p in inspect.signature(fn).parameters.values() if isinstance(p.default, bool)
+                and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in given]
+    except (TypeError, ValueError):
+        return []
+
+
 def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
     try:
         sig = inspect.signature(fn)
@@ -285,6 +296,12 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
                         and run(arrays, {**statics, p.name: synthetic(p, jnp)}) is None]
             if sized_by:
                 entry["sized_by"] = [p.name for p in sized_by]
+            # boolean options whose other value makes the call compile (jnp.delete's
+            # assume_unique_indices=True, jnp.roots' strip_zeros=False)
+            lifted_by = {p.name: not p.default for p in bool_options(fn, args)
+                         if run(arrays, {**statics, p.name: not p.default}) is None}
+            if lifted_by:
+                entry["lifted_by"] = lifted_by
         return entry
     static_args = []
     for key, value in statics.items():

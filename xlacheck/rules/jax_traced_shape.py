@@ -35,6 +35,11 @@ def _data_dependent(name: str, node: ast.Call) -> str | None:
     given = fact.bind(positional, keywords)
     if set(given) & set(fact.sized_by):
         return None
+    # a boolean option the table measured lifting it, given its lifting value or a value not known
+    # here (jnp.delete(x, i, assume_unique_indices=True) compiles)
+    lifting = dict(fact.lifted_by)
+    if any(p in lifting and not (isinstance(v, ast.Constant) and v.value is not lifting[p]) for p, v in given.items()):
+        return None
     probed = set(fact.called_with or ())
     # an argument the probe traced, spelled as a Python literal, is static here: jnp.delete(x, 0)
     # compiles (the table's verdict holds for jnp.delete(x, idx) with idx traced)
@@ -264,6 +269,10 @@ class JaxTracedShape(Rule):
         # the index the table's probe traced, given as a literal: static, it compiles
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(tokens):\n"
                 "    return jnp.delete(tokens, 0, axis=0)\n"),
+        # a traced index with the option the table measured making it compile (JaxMARL hanabi_game.py:273,
+        # a false XLA207 before the table recorded `lifted_by`)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(hand, card_idx):\n"
+                "    return jnp.delete(hand, card_idx, axis=0, assume_unique_indices=True)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
