@@ -32,9 +32,12 @@ counts a use as flagged when it gets at least one finding. Families (a verdict e
   can be written (a NaN from ``0/0``, a sum over a mask as the denominator, for ``nan`` and
   ``nan_from_zero_division``, and for ``narrowing_cast``, where that NaN is cast to ``tf.int32``; a
   tensor otherwise);
-- JAX ``jax-shape`` (``jit: false`` with a concretization error: data-dependent result shape),
-  ``jax-const`` (``static_args`` given a traced value), ``jax-numpy`` (NumPy functions that fail on
-  a tracer: ``numpy_on_tracer.fails``).
+- JAX ``jax-shape`` (``jit: false`` with ``data_dependent_shape``, the table's measured cause, or a
+  concretization error class with a measured size argument: a data-dependent result shape;
+  ``jax-sized`` is its near miss, the same call with ``sized_by``/``lifted_by`` given: it compiles),
+  ``jax-host`` (``jit: false`` converting a tracer to a host value for another cause:
+  ``jnp.array_str``, ``jnp.choose``'s bounds check), ``jax-const`` (``static_args`` given a traced
+  value), ``jax-numpy`` (NumPy functions that fail on a tracer: ``numpy_on_tracer.fails``).
 
 The negative side (``clean`` families) writes the same uses for entries that compile (``xla:
 true``, the gradient too where measured, no constant argument given a tensor, no data-dependent
@@ -391,6 +394,9 @@ def tf_uses() -> list[Use]:
 
 
 _JAX_PREFIXES = (("jax.numpy.", "jnp."), ("jax.lax.", "lax."))
+_JAX_SHAPE_ERRORS = {"ConcretizationTypeError", "NonConcreteBooleanIndexError"}
+_JAX_HOST_ERRORS = {"TracerArrayConversionError", "TracerBoolConversionError", "TracerIntegerConversionError",
+                    "ConcretizationTypeError"}
 
 
 def _jax_spelling(name: str) -> str:
@@ -418,13 +424,24 @@ def jax_uses() -> list[Use]:
         called_with = rec["called_with"]
         static = set(rec.get("static_args", ()))
         spellings = list(dict.fromkeys(_jax_spelling(n) for n in names))
-        if rec.get("jit") is False and rec.get("jit_error") in {"ConcretizationTypeError",
-                                                                 "TracerArrayConversionError",
-                                                                 "TracerBoolConversionError"}:
+        # by cause: the table's data_dependent_shape (the eager result's shapes follow the values), or
+        # for entries it could not measure that way, the concretization error classes
+        shape = rec.get("jit") is False and (rec.get("data_dependent_shape")
+                                              or rec.get("jit_error") in _JAX_SHAPE_ERRORS and rec.get("sized_by"))
+        if shape or rec.get("jit") is False and rec.get("jit_error") in _JAX_HOST_ERRORS:
             for s in spellings:
                 c = _call(s, params, called_with, static, jax=True)
-                uses.append(Use("jax-shape", entry, s, "jax.jit", rec["jit_error"],
+                uses.append(Use("jax-shape" if shape else "jax-host", entry, s, "jax.jit", rec["jit_error"],
                                 _jax_source(s, c.tensors or ["x"], [f"out = {c.text}", "return out"]), True))
+        # the near miss: the same call with the static size the table measured lifting it (size=4)
+        lift = [f"{rec['sized_by'][0]}=4"] if rec.get("sized_by") else []
+        lift += [f"{k}={v}" for k, v in sorted(rec.get("lifted_by", {}).items())]
+        if shape and lift:
+            for s in spellings:
+                c = _call(s, params, called_with, static, jax=True)
+                text = _add_keyword(c.text, lift[0])
+                uses.append(Use("jax-sized", entry, s, "jax.jit", f"keyword {lift[0]}",
+                                _jax_source(s, c.tensors or ["x"], [f"out = {text}", "return out"]), False))
         for p in rec.get("static_args", ()):
             if p not in params:
                 continue
@@ -471,9 +488,8 @@ def lint(use: Use) -> Outcome:
     return Outcome(use, tuple(sorted({d.code for d in result.diagnostics})))
 
 
-FAMILY_ORDER = ("kernel", "grad", "const", "shape", "dtype", "divergence", "clean", "jax-shape", "jax-const",
-                "jax-numpy",
-                "jax-clean")
+FAMILY_ORDER = ("kernel", "grad", "const", "shape", "dtype", "divergence", "clean", "jax-shape", "jax-host",
+                "jax-const", "jax-numpy", "jax-sized", "jax-clean")
 
 
 def summarize(outcomes: list[Outcome], by_context: bool = False) -> list[dict]:
@@ -497,6 +513,45 @@ def summarize(outcomes: list[Outcome], by_context: bool = False) -> list[dict]:
     return rows
 
 
+# the families whose uses the verifier's generic arrays fit: jax-clean calls take PRNG keys and index
+# tuples the probe built per function (probe_arguments), so a failure there says nothing of the table
+_VERIFIED_JAX = ("jax-shape", "jax-host", "jax-const", "jax-numpy", "jax-sized")
+
+
+def verify_jax(uses: list[Use], sample: int) -> list[tuple[Use, str]]:
+    """Compile every ``sample``-th JAX use with jax.jit (its parameters given float arrays of shape
+    (2, 2), then (4,), the probe's two kinds of synthetic input, then integer ids [0, 1], which
+    the probe gives segment reductions) and compare with the table's verdict:
+    a 'fails' use must raise on every input; a 'compiles' use must run on one. Returns the uses whose
+    verdict the compiler contradicts, with what it did (JAX is imported here only)."""
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    import inspect
+
+    import jax.numpy as jnp
+
+    inputs = (jnp.reshape(jnp.arange(1, 5, dtype=jnp.float32) / 4.0, (2, 2)),
+              jnp.arange(1, 5, dtype=jnp.float32) / 4.0, jnp.arange(2, dtype=jnp.int32))
+    wrong: list[tuple[Use, str]] = []
+    for use in [u for u in uses if u.family in _VERIFIED_JAX][::max(sample, 1)]:
+        namespace: dict = {}
+        try:
+            exec(compile(use.source, "model.py", "exec"), namespace)  # noqa: S102 - our own synthesized source
+        except SyntaxError:  # a probing call that repeats a name (two positional "array"s): not a use
+            continue
+        step = namespace["step"]
+        errors = []
+        for x in inputs:
+            try:
+                step(*[x for _ in inspect.signature(step).parameters])
+                errors.append("")
+            except Exception as error:  # noqa: BLE001 - the class is what is compared
+                errors.append(type(error).__name__)
+        compiled = "" in errors
+        if compiled == use.expect_flag:
+            wrong.append((use, "compiled" if compiled else "/".join(errors)))
+    return wrong
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--list", action="store_true", help="list the unflagged uses (and the clean families' findings)")
@@ -505,6 +560,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--by-context", action="store_true", help="one row per family and context")
     ap.add_argument("--show", help="print the synthesized sources of the uses of this entry")
+    ap.add_argument("--verify-jax", type=int, default=0, metavar="N",
+                    help="compile every Nth JAX use with jax.jit and report where the table's verdict is wrong")
     ap.add_argument("--contexts", default=",".join(CONTEXTS),
                     help=f"comma-separated compiled contexts to write the uses in (default: {','.join(CONTEXTS)})")
     args = ap.parse_args(argv)
@@ -524,6 +581,15 @@ def main(argv: list[str] | None = None) -> int:
             if u.entry == args.show or u.spelling == args.show:
                 print(f"# {u.family} {u.spelling} {u.context} {u.form}\n{u.source}")
         return 0
+    if args.verify_jax:
+        jax_uses_ = [u for u in uses if u.family in _VERIFIED_JAX]
+        wrong = verify_jax(jax_uses_, args.verify_jax)
+        checked = len(jax_uses_[::args.verify_jax])
+        print(f"verified {checked} JAX uses with jax.jit: {checked - len(wrong)} as the table says")
+        for use, got in wrong:
+            print(f"  {use.family}\t{use.entry}\t{use.form}\texpected {'failure' if use.expect_flag else 'compile'}"
+                  f", got {got}")
+        return 1 if wrong else 0
     outcomes = [lint(u) for u in uses]
     rows = summarize(outcomes, args.by_context)
     if args.json:

@@ -16,6 +16,11 @@ Per function (``by`` says how each fact was decided):
   every integer argument a Python value (closed over); ``false`` with ``jit_error`` (the error
   class) otherwise. ``ConcretizationTypeError`` / ``NonConcreteBooleanIndexError`` there means
   the result has a data-dependent shape (``jnp.nonzero``, ``jnp.unique`` without ``size=``).
+* ``data_dependent_shape``: ``true`` when the call fails under jax.jit and its eager result's
+  shapes change once every array argument is replaced by zeros of the same shape: the cause of
+  the failure whatever the error class (``jnp.extract`` raises ``TracerBoolConversionError``).
+  Functions that take vectors (``jnp.compress``) are called on 1-D arrays when no 2-D call fits, then
+  on integer vectors (``jnp.bincount``).
 * ``called_with``: the arguments of the probing call (``"array"`` for a positional array); ``jit``
   and ``static_args`` hold for that call (``jnp.where(x)`` with one array has a data-dependent
   shape, ``jnp.where(c, x, y)`` does not).
@@ -31,6 +36,8 @@ Per function (``by`` says how each fact was decided):
 
 * ``sized_by``: for a data-dependent result, the optional integer parameters that give it a
   static size (``jnp.nonzero``'s ``size``): the probing call compiles once one is passed.
+  ``lifted_by``: ``{parameter: value}`` for the optional boolean parameters whose other value
+  makes it compile (``jnp.delete``'s ``assume_unique_indices: true``).
 
 * ``params``: the positional parameter names in order (``inspect.signature``), for entries with
   ``static_args`` or a data-dependent result, so a linter can map ``jnp.reshape(x, s)``'s second
@@ -214,6 +221,15 @@ def optional_params(fn: Any, given: dict[str, Any]) -> list[inspect.Parameter]:
         return []
 
 
+def bool_options(fn: Any, given: dict[str, Any]) -> list[inspect.Parameter]:
+    """The optional parameters with a boolean default that a probing call passing ``given`` left out."""
+    try:
+        return [p for p in inspect.signature(fn).parameters.values() if isinstance(p.default, bool)
+                and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in given]
+    except (TypeError, ValueError):
+        return []
+
+
 def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
     try:
         sig = inspect.signature(fn)
@@ -226,6 +242,14 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
         candidates = []
     array = jnp.reshape(jnp.arange(1, 5, dtype=jnp.float32) / 4.0, (2, 2))
     candidates += [{"__0": array}, {"__0": array, "__1": array}]
+    # the same calls on vectors, tried only after every 2-D call failed (the entries probed before
+    # keep their facts): functions that take 1-D data (jnp.compress's condition, jnp.convolve)
+    # then on integer vectors, for functions that take counts, ids or bits (jnp.bincount, jnp.gcd)
+    vector = jnp.arange(1, 5, dtype=jnp.float32) / 4.0
+    ids = jnp.arange(4, dtype=jnp.int32)
+    for v1 in (vector, ids):
+        candidates += [{k: (v1 if isinstance(v, jax.Array) and v.ndim == 2 else v) for k, v in trial.items()}
+                       for trial in candidates[:1]] + [{"__0": v1}, {"__0": v1, "__1": v1}]
     special = probe_arguments(name, jnp)
     if special is not None:
         candidates.insert(0, special)
@@ -263,11 +287,21 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
     entry["jit"] = error is None
     if error is not None:
         entry["jit_error"] = error
-        if error in DATA_DEPENDENT_ERRORS:
+        # the cause, not the error class: a result whose shape changes with the values of the
+        # arrays (same shapes) cannot be traced (jnp.extract raises TracerBoolConversionError)
+        if shape_follows_values(call, arrays, statics, jax, jnp):
+            entry["data_dependent_shape"] = True
+        if error in DATA_DEPENDENT_ERRORS or entry.get("data_dependent_shape"):
             sized_by = [p for p in optional_params(fn, args) if p.name in INT_PARAMS
                         and run(arrays, {**statics, p.name: synthetic(p, jnp)}) is None]
             if sized_by:
                 entry["sized_by"] = [p.name for p in sized_by]
+            # boolean options whose other value makes the call compile (jnp.delete's
+            # assume_unique_indices=True, jnp.roots' strip_zeros=False)
+            lifted_by = {p.name: not p.default for p in bool_options(fn, args)
+                         if run(arrays, {**statics, p.name: not p.default}) is None}
+            if lifted_by:
+                entry["lifted_by"] = lifted_by
         return entry
     static_args = []
     for key, value in statics.items():
@@ -298,6 +332,27 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
         if unless:
             entry["static_unless"] = unless
     return entry
+
+
+def shape_follows_values(call: Callable[..., Any], arrays: dict[str, Any], statics: dict[str, Any],
+                         jax: Any, jnp: Any) -> bool:
+    """Whether the eager result's shapes differ when every array argument is replaced by zeros of
+    the same shape and dtype (``jnp.nonzero``, ``jnp.extract``: a data-dependent result shape)."""
+    def shapes(**kw: Any) -> list[tuple[int, ...]] | None:
+        try:
+            out = call(**kw, **statics)
+        except Exception:  # noqa: BLE001 - no eager result: nothing measured
+            return None
+        leaves = jax.tree_util.tree_leaves(out)
+        if not leaves or not all(isinstance(v, jax.Array) for v in leaves):
+            return None
+        return [tuple(v.shape) for v in leaves]
+
+    if not arrays:
+        return False
+    given = shapes(**arrays)
+    zeros = shapes(**{k: jnp.zeros_like(v) for k, v in arrays.items()})
+    return given is not None and zeros is not None and given != zeros
 
 
 def static_unless(run: Callable[[dict[str, Any], dict[str, Any]], str | None], arrays: dict[str, Any],
@@ -417,7 +472,8 @@ def add_params(entries: dict[str, Any], jax: Any, jnp: Any) -> int:
     """``params`` for the entries whose argument positions a linter needs."""
     count = 0
     for name, entry in entries.items():
-        if "alias_of" in entry or not (entry.get("static_args") or entry.get("jit_error") in DATA_DEPENDENT_ERRORS):
+        if "alias_of" in entry or not (entry.get("static_args") or entry.get("data_dependent_shape")
+                                       or entry.get("jit_error") in DATA_DEPENDENT_ERRORS):
             continue
         params = positional_params(resolve(name, jax, jnp))
         if params:

@@ -87,6 +87,8 @@ class ApiFact:
     # Returns section says "A list ...", as tf.compat.v1.tpu.replicate's, which needs a TPU to call)
     structure: str | None = None
     sized_by: tuple[str, ...] = ()  # JAX: optional arguments that give a data-dependent result a static size
+    # JAX: (option, value) pairs that make a data-dependent call compile (assume_unique_indices=True)
+    lifted_by: tuple[tuple[str, bool], ...] = ()
     # "unary"/"binary": TensorFlow dispatches it elementwise (a ragged input gives a ragged result)
     elementwise: str | None = None
     # seeded random APIs: (variant, "matches"/"differs"), variants "default", "constant_seed",
@@ -279,10 +281,14 @@ def _jax_entries() -> dict[str, dict[str, Any]]:
             converted["const_args"] = entry["static_args"]
         if entry.get("static_unless"):
             converted["const_unless"] = entry["static_unless"]
-        if entry.get("jit_error") in _DATA_DEPENDENT_ERRORS:
+        # the generator measures the cause (the eager result's shapes follow the values); the error
+        # class counts only with a measured size argument (jnp.setdiff1d, probed on one array twice,
+        # keeps its shape on zeros): jnp.choose's ConcretizationTypeError is its bounds check
+        if entry.get("data_dependent_shape") or (entry.get("jit_error") in _DATA_DEPENDENT_ERRORS
+                                                 and entry.get("sized_by")):
             converted["dynamic_shape"] = True
             converted["data_dependent_shape"] = True
-        for key in ("params", "called_with", "sized_by"):
+        for key in ("params", "called_with", "sized_by", "lifted_by"):
             if key in entry:
                 converted[key] = entry[key]
         entries[name] = converted
@@ -336,6 +342,7 @@ def lookup(name: str) -> ApiFact | None:
         dtype=entry.get("dtype"),
         structure=entry.get("structure"),
         sized_by=tuple(entry.get("sized_by", ())),
+        lifted_by=tuple(sorted(entry.get("lifted_by", {}).items())),
         elementwise=entry.get("elementwise"),
         xla_values=tuple(sorted(entry.get("xla_values", {}).items())),
         grad_conditions=tuple((c["argument"], c["value"], bool(c["grad_xla"]), tuple(c.get("grad_unsupported", ())))

@@ -21,6 +21,10 @@ _HEAD = "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
     ("    m = x > 0\n    return jnp.where(m)[0]\n", "    m = x > 0\n    return jnp.where(m, size=4)[0]\n"),
     ("    return jnp.trim_zeros(x)\n", "    return jnp.where(x != 0, x, 0)\n"),
     ("    return jnp.unique(x)\n", "    return jnp.unique(x, size=4)\n"),
+    # the table records their cause (result shape follows the mask), not their error class
+    # (TracerBoolConversionError, a subclass of ConcretizationTypeError)
+    ("    return jnp.extract(x > 0, x)\n", "    return jnp.extract(x > 0, x, size=4)\n"),
+    ("    return jnp.compress(x > 0, x)\n", "    return jnp.compress(x > 0, x, size=4)\n"),
 ])
 def test_data_dependent_size_fails_under_jit_and_its_fix_compiles(body: str, fixed: str):
     x = jax.numpy.array([0, 3, 0, 2])

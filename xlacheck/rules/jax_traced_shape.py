@@ -11,10 +11,18 @@ from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 
 # Data-dependent results come from the JAX API table (``jit_error`` ConcretizationTypeError with the
 # probing call's arguments, ``sized_by`` the arguments that give a static size: jnp.nonzero,
-# jnp.where(c), jnp.unique ...). Two the probe cannot measure: jnp.bincount (no synthetic
-# arguments fit) and jnp.repeat (data-dependent only when `repeats` is an array, which the probe
-# passes as a Python int).
+# jnp.where(c), jnp.unique, jnp.extract, jnp.bincount ...). Two the probe's call does not cover:
+# jnp.bincount with `weights` (the probe passes the ids alone) and jnp.repeat (data-dependent only
+# when `repeats` is an array, which the probe passes as a Python int).
 _NEED_SIZE = {"jnp.bincount": "length", "jnp.repeat": "total_repeat_length"}
+
+
+def _literal(node: ast.AST) -> bool:
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_literal(e) for e in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        return _literal(node.operand)
+    return isinstance(node, (ast.Constant, ast.Slice))
 
 
 def _data_dependent(name: str, node: ast.Call) -> str | None:
@@ -27,7 +35,16 @@ def _data_dependent(name: str, node: ast.Call) -> str | None:
     given = fact.bind(positional, keywords)
     if set(given) & set(fact.sized_by):
         return None
+    # a boolean option the table measured lifting it, given its lifting value or a value not known
+    # here (jnp.delete(x, i, assume_unique_indices=True) compiles)
+    lifting = dict(fact.lifted_by)
+    if any(p in lifting and not (isinstance(v, ast.Constant) and v.value is not lifting[p]) for p, v in given.items()):
+        return None
     probed = set(fact.called_with or ())
+    # an argument the probe traced, spelled as a Python literal, is static here: jnp.delete(x, 0)
+    # compiles (the table's verdict holds for jnp.delete(x, idx) with idx traced)
+    if any(p in probed and _literal(v) for p, v in given.items()):
+        return None
     # other arguments keep the probe's verdict only when they are options spelled as literals
     # (`return_counts=True`); jnp.where(c, x, y) with its branches is elementwise
     if any(p not in probed and not (p in keywords and isinstance(v, ast.Constant)) for p, v in given.items()):
@@ -246,6 +263,16 @@ class JaxTracedShape(Rule):
         Example("import jax\nimport jax.numpy as jnp\ndef body(it, costs):\n    j = it % 3\n"
                 "    r = costs[j] - 1.0\n    return costs.at[j].min(r).at[j].max(r - 2.0)\n"
                 "@jax.jit\ndef relax(costs):\n    return jax.lax.fori_loop(0, 3, body, costs)\n"),
+        # the selected entries padded to a static size (the JAX table's `sized_by` for jnp.extract)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(scores, keep):\n"
+                "    return jnp.extract(keep > 0, scores, size=8).sum()\n"),
+        # the index the table's probe traced, given as a literal: static, it compiles
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(tokens):\n"
+                "    return jnp.delete(tokens, 0, axis=0)\n"),
+        # a traced index with the option the table measured making it compile (JaxMARL hanabi_game.py:273,
+        # a false XLA207 before the table recorded `lifted_by`)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(hand, card_idx):\n"
+                "    return jnp.delete(hand, card_idx, axis=0, assume_unique_indices=True)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
@@ -313,6 +340,25 @@ class JaxTracedShape(Rule):
                     (4, 12, "jax.ops.segment_sum without `num_segments=` under jax.jit: its output size depends on "
                             "traced values, so tracing fails (ConcretizationTypeError); pass a static `num_segments`"),
                 )),
+        # jnp.extract / jnp.compress select by a mask: the table measures their result shape following
+        # the mask's values (they raise TracerBoolConversionError, a ConcretizationTypeError)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(scores, keep):\n"
+                "    kept = jnp.extract(keep > 0, scores)\n"
+                "    return jnp.compress(keep > 0, scores).sum() + kept.sum()\n",
+                expected=(
+                    (5, 12, "jnp.extract without `size=` under jax.jit: its output size depends on traced values, so "
+                            "tracing fails (ConcretizationTypeError); pass a static `size`"),
+                    (6, 12, "jnp.compress without `size=` under jax.jit: its output size depends on traced values, "
+                            "so tracing fails (ConcretizationTypeError); pass a static `size`"),
+                )),
+        # a static repeat count does not make the axis static (the table's static_args for jnp.repeat;
+        # api_coverage jax-const)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(emb, time_axis):\n"
+                "    return jnp.repeat(emb, 2, axis=time_axis)\n",
+                expected=(
+                    (5, 12, "`axis` of jnp.repeat is a traced value under jax.jit: shapes must be static "
+                            "(ConcretizationTypeError); use a static bound or static_argnums"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -337,7 +383,9 @@ class JaxTracedShape(Rule):
             if not given and (name != "jnp.repeat" or _traced(ctx.flags(argument(node, 1, "repeats")))):
                 ctx.report(self, node, f"{name} without `{need}=` under jax.jit: its output size depends on traced "
                                        f"values, so tracing fails (ConcretizationTypeError); pass a static `{need}`")
-            return
+                return
+            # sized (or repeats a Python value): its other static arguments still must be static
+            # (jnp.repeat's `axis`, the table's static_args)
         for keyword, arg in static_arguments(name, node):  # the JAX API table's static_args
             if _traced(ctx.flags(arg)):
                 ctx.report(self, node, f"`{keyword}` of {name} is a traced value under jax.jit: shapes must be static "
