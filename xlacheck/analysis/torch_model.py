@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from xlacheck._data import load_json
-from xlacheck.analysis import TRY_STATEMENTS, is_main_guard, walk
+from xlacheck.analysis import TRY_STATEMENTS, dotted, is_main_guard, walk
 from xlacheck.analysis.calls import closed_call_literals, literal_test
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 from xlacheck.analysis.fixpoint import grow, settle
@@ -2271,6 +2271,15 @@ def _non_finite_test(test: ast.expr) -> bool:
     return False
 
 
+def _ends_run(body: list[ast.stmt]) -> bool:
+    """``body``'s last statement raises or calls ``sys.exit()``/``exit()``/``os._exit()`` (by its written
+    name; :func:`once_per_run` decides with the module's imports and ``try`` blocks)."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.Raise):
+        return True
+    return isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) and dotted(last.value.func) in _EXITS
+
+
 def _every_n_test(test: ast.expr, is_tensor: Callable[[ast.expr], bool]) -> bool:
     """``step % n == 0`` (either side, also inside ``and``) on values ``is_tensor`` does not prove;
     also ``or``-ed with equality tests of such values, which hold at single steps (the first or the
@@ -2505,7 +2514,9 @@ class _Walker:
             self.loop_body(s)
         elif isinstance(s, ast.If):
             self.expr(s.test)
-            every_n = self._every_n(s.test) or int(_non_finite_test(s.test))
+            # a NaN test's body is the error path of a diverged step; one that ends the run is left to
+            # once_per_run, which sets its findings aside with that reason instead of dropping them
+            every_n = self._every_n(s.test) or int(_non_finite_test(s.test) and not _ends_run(s.body))
             known = self.xla_truth(s.test) if self.active else None
             if known is None:  # (a branch every caller rules out never runs: analysis.calls)
                 known = literal_test(s.test, self.literals)
