@@ -1105,9 +1105,16 @@ def _named_positions(src: Source, jnp: str, node: ast.AST) -> Fix | None:
 
 
 def _reads_positions(src: Source, jnp: str, fix: Fix) -> bool:
-    """Whether an edit of ``fix`` replaces code that indexes by ``jnp.nonzero(m)[0]``."""
+    """Whether an edit of ``fix`` replaces code that indexes by ``jnp.nonzero(m)[0]`` (also when the positions are
+    bound to a name first); positions read otherwise (``jnp.flatnonzero(m).sum()``) are no index."""
+    def used_as_index(n: ast.AST) -> bool:
+        parent = src.parents.get(n)
+        return (isinstance(parent, ast.Subscript) and parent.slice is n) or (
+            isinstance(parent, ast.Assign) and parent.value is n)
+
     indexes = src.memo(("positions indexes", jnp), lambda: [  # once per file: fix paths stay linear
-        n for n in src.nodes if isinstance(n, (ast.Subscript, ast.Call)) and positions_of(src, jnp, n) is not None])
+        n for n in src.nodes if isinstance(n, (ast.Subscript, ast.Call)) and positions_of(src, jnp, n) is not None
+        and used_as_index(n)])
     spans = [(e.start, e.end) for e in fix.edits]
     return any(a <= src.start(n) and src.end(n) <= b for n in indexes for a, b in spans) or any(
         e.content == "" and e.start.line <= src.start(n).line <= e.end.line for n in indexes for e in fix.edits)
