@@ -3227,8 +3227,9 @@ def encoded_prefix(frames, length):
     return tf.reduce_sum(ENCODER(frames[:, :length], training=False))  # flag(XLA205): frames[:, :length]
 ''',
         "unsafe",  # negative lengths count from the end in the slice; inf past the length reaches weight grads
-        ("ENCODER(frames, training=False, mask=tf.broadcast_to(tf.range(tf.shape(frames)[1]) < length, "
-         "tf.shape(frames)[:2]))",),
+        ("ENCODER(frames, training=False, mask=tf.broadcast_to(tf.range(tf.shape(frames, out_type=tf.int64)[1]) "
+         "< tf.cast(length, "
+         "tf.int64), tf.shape(frames)[:2]))",),
         inputs=(((2, 4, 3), "float"), ((), "count_positive")),
         grad=True,
     ),
@@ -3259,8 +3260,9 @@ def forecast(series, steps):
 ''',
         "unsafe",
         ("history = series  # flag",
-         "self.lstm(history, mask=tf.broadcast_to(tf.range(tf.shape(history)[1]) < steps - 1, "
-         "tf.shape(history)[:2]))"),
+         "self.lstm(history, mask=tf.broadcast_to(tf.range(tf.shape(history, out_type=tf.int64)[1]) "
+         "< tf.cast(steps - 1, "
+         "tf.int64), tf.shape(history)[:2]))"),
         inputs=(((2, 3, 2), "float"), ((), "count_positive")),
         grad=True,
     ),
@@ -3278,8 +3280,9 @@ def pooled(frames, length):
     return tf.reduce_sum(tf.reduce_sum(frames[:, :length], axis=1))  # flag(XLA205): frames[:, :length]
 ''',
         "unsafe",  # a negative length counts from the end in the slice only
-        ("tf.reduce_sum(tf.where(tf.reshape(tf.range(tf.shape(frames)[1]) < length, [-1] + [1] * "
-         "(len(frames.shape) - 2)), frames, 0), axis=1)",),
+        ("tf.reduce_sum(tf.where(tf.reshape(tf.range(tf.shape(frames, out_type=tf.int64)[1]) "
+         "< tf.cast(length, tf.int64), "
+         "[-1] + [1] * (len(frames.shape) - 2)), frames, 0), axis=1)",),
         inputs=(((2, 4, 3), "float_nan"), ((), "count_positive")),
         grad=True,
     ),
@@ -3293,9 +3296,10 @@ def prefix_mse(pred, target, steps):
     return 1.0 + tf.reduce_sum(err)
 ''',
         "unsafe",
-        ("err = tf.reduce_sum(tf.where(tf.reshape(tf.range(tf.shape(pred)[0]) < steps, [-1] + [1] * "
-         "(len(pred.shape) - 1)), tf.square(pred - target), 0), axis=0) / "
-         "tf.cast(tf.minimum(steps, tf.shape(pred)[0]), pred.dtype)",),
+        ("err = tf.reduce_sum(tf.where(tf.reshape(tf.range(tf.shape(pred, out_type=tf.int64)[0]) "
+         "< tf.cast(steps, tf.int64), "
+         "[-1] + [1] * (len(pred.shape) - 1)), tf.square(pred - target), 0), axis=0) / "
+         "tf.cast(tf.minimum(tf.cast(steps, tf.int64), tf.shape(pred, out_type=tf.int64)[0]), pred.dtype)",),
         inputs=(((4, 2), "float"), ((4, 2), "float"), ((), "count_positive")),
         grad=True,
     ),
@@ -3308,8 +3312,9 @@ def peak(scores, n):
     return tf.reduce_max(-scores[:, :n], axis=1, keepdims=True)  # flag(XLA205): scores[:, :n]
 ''',
         "unsafe",
-        ("tf.reduce_max(tf.where(tf.reshape(tf.range(tf.shape(scores)[1]) < n, [-1] + [1] * (len(scores.shape) - 2)), "
-         "-scores, float('-inf')), axis=1, keepdims=True)",),
+        ("tf.reduce_max(tf.where(tf.reshape(tf.range(tf.shape(scores, out_type=tf.int64)[1]) "
+         "< tf.cast(n, tf.int64), [-1] + [1] * "
+         "(len(scores.shape) - 2)), -scores, float('-inf')), axis=1, keepdims=True)",),
         inputs=(((3, 4), "float"), ((), "count_positive")),
     ),
 )
@@ -3331,7 +3336,9 @@ def summary(frames, length):
     return tf.reduce_sum(BI(frames[:, :length]))  # flag(XLA205): frames[:, :length]
 ''',
         "unsafe",
-        ("BI(frames, mask=tf.broadcast_to(tf.range(tf.shape(frames)[1]) < length, tf.shape(frames)[:2]))",),
+        ("BI(frames, mask=tf.broadcast_to(tf.range(tf.shape(frames, out_type=tf.int64)[1]) "
+         "< tf.cast(length, tf.int64), "
+         "tf.shape(frames)[:2]))",),
         inputs=(((2, 4, 2), "float"), ((), "count_positive")),
         grad=True,
     ),
@@ -3348,7 +3355,46 @@ def summary(frames, length):
     return POOL(frames[:, :length])  # flag(XLA205): frames[:, :length]
 ''',
         "unsafe",
-        ("POOL(frames, mask=tf.broadcast_to(tf.range(tf.shape(frames)[1]) < length, tf.shape(frames)[:2]))",),
+        ("POOL(frames, mask=tf.broadcast_to(tf.range(tf.shape(frames, out_type=tf.int64)[1]) "
+         "< tf.cast(length, tf.int64), "
+         "tf.shape(frames)[:2]))",),
         inputs=(((2, 4, 2), "float"), ((), "count_positive")),  # inf/NaN past the length: NaN (unsafe)
+    ),
+)
+
+# review22: the bound of a prefix is often int64 (tf.math.count_nonzero, tf.argmax); tf.range and tf.shape
+# are int32 and TF does not promote, so the mask compares in int64 (before, the fix raised TypeError).
+EXAMPLES += (
+    Example(
+        "recurrent_layer_on_prefix_of_a_counted_length",
+        '''import tensorflow as tf
+
+ENCODER = tf.keras.layers.SimpleRNN(3, kernel_initializer=tf.keras.initializers.Constant(0.1),
+                                    recurrent_initializer=tf.keras.initializers.Constant(0.2))
+ENCODER.build((None, None, 2))
+
+
+def encoded_prefix(frames, valid):
+    length = tf.math.count_nonzero(valid)
+    return tf.reduce_sum(ENCODER(frames[:, :length]))  # flag(XLA205): frames[:, :length]
+''',
+        "unsafe",
+        ("ENCODER(frames, mask=tf.broadcast_to(tf.range(tf.shape(frames, out_type=tf.int64)[1]) "
+         "< tf.cast(length, tf.int64), "
+         "tf.shape(frames)[:2]))",),
+        inputs=(((2, 4, 2), "float"), ((4,), "mask")),
+    ),
+    Example(
+        "mean_over_a_prefix_of_a_counted_length",
+        '''import tensorflow as tf
+
+
+def pooled(frames, valid):
+    length = tf.math.count_nonzero(valid)
+    return tf.reduce_mean(frames[:, :length] * 2.0, axis=1)  # flag(XLA205): frames[:, :length]
+''',
+        "unsafe",
+        ("tf.cast(tf.minimum(tf.cast(length, tf.int64), tf.shape(frames, out_type=tf.int64)[1]), frames.dtype)",),
+        inputs=(((2, 4, 3), "float"), ((4,), "mask")),
     ),
 )

@@ -222,3 +222,21 @@ def test_the_jax_boolean_functions_return_masks_that_fail_as_an_index_under_jit(
         assert "XLA207" in {d.code for d in result.diagnostics}, name
         with pytest.raises(jax.errors.NonConcreteBooleanIndexError):
             jax.jit(lambda v: jax.numpy.sum(v[fn(*[v] * arity)]))(x)  # noqa: B023 - called at once
+
+
+@pytest.mark.xfail(strict=True, reason="review22: XLA207 skips a call when any probed argument is a literal "
+                   "(apicover22's jnp.delete(x, 0) exemption); the shape of setdiff1d/intersect1d follows the "
+                   "traced argument's values. Needs the table to record which arguments drive the shape.")
+@pytest.mark.parametrize("body", [
+    "    return jnp.setdiff1d(x, 0)\n",
+    "    return jnp.intersect1d(x, 2)\n",
+])
+def test_set_operation_with_one_literal_operand_still_fails_and_is_flagged(body: str):
+    src = _HEAD + body
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        namespace["f"](jax.numpy.array([0, 3, 0, 2]))
+    result = check_source(src, "case.py")
+    assert result.error is None
+    assert "XLA207" in {d.code for d in result.diagnostics}, src  # flagged at ff9a4f01, not on main 8b94467e

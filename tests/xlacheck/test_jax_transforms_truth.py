@@ -183,6 +183,18 @@ SNIPPETS: dict[str, tuple[str, str | None]] = {
         def run(x, is_training):
             return forward(x, is_training).sum()
         """, None),
+    # review22: the jitted function also hands the argument to a library function: a list of arrays, whose
+    # truth is a Python bool in the helper (traces and runs)
+    "truth_of_jit_list_argument_in_helper": ("""
+        def forward(x, flags):
+            if flags:
+                x = x * 0.9
+            return x
+
+        @jax.jit
+        def run(x, flags):
+            return forward(x, flags).sum() + jnp.stack(flags).sum()
+        """, None),
 }
 
 _ARGS = {
@@ -206,6 +218,7 @@ _ARGS = {
     "truth_of_jit_argument_in_helper": lambda jnp: (jnp.ones(3), True),
     "truth_of_jit_argument_in_instance_call": lambda jnp: (jnp.ones(3), True),
     "truth_of_static_argument_in_helper": lambda jnp: (jnp.ones(3), True),
+    "truth_of_jit_list_argument_in_helper": lambda jnp: (jnp.ones(3), [jnp.ones(()), jnp.ones(())]),
 }
 
 

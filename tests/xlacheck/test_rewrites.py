@@ -1067,3 +1067,22 @@ def test_prefix_reduction_declines_what_the_mask_does_not_cover(call):
     source = f"import tensorflow as tf\n\n\ndef f(x, w, n):\n    return {call}  # flag(XLA205): {cut}\n"
     fix = fix_of(source)
     assert fix is None or not fix.edits
+
+
+@pytest.mark.parametrize("call, masked", [
+    ("tf.reduce_sum(tf.math.log(x[:n]))", True),  # masked_reduction's first rows: x zeroed before log
+    ("tf.reduce_max(-x[:n])", True),
+    ("tf.reduce_sum(x[:n] ** 2)", False),  # masked_reduction declines: the prefix reduction fixes it
+    ("tf.reduce_sum(x[:n] / y[:n])", False),
+])
+def test_prefix_reduction_leaves_a_full_reduction_to_masked_reduction_where_it_applies(call, masked):
+    """review22: the prefix reduction, pointed at the slice, was tried before masked_reduction (tried at the
+    reduction call) and replaced its gradient-exact rewrite of ``tf.reduce_op(E(x[:n]))``; it now defers
+    to it where it applies, and still fixes the forms masked_reduction declines."""
+    cut = "x[:n]"
+    source = f"import tensorflow as tf\n\n\ndef f(x, y, n):\n    return {call}  # flag(XLA205): {cut}\n"
+    fix = fix_of(source)
+    assert fix is not None and fix.edits
+    text = apply_edits(source, fix.edits)
+    assert ("masked_values" in text) is masked, text
+    assert "tf.cast(n, tf.int64)" in text or masked, text

@@ -267,11 +267,16 @@ class FunctionWalker:
             params = params[1:]
         record = self.facts.call_flags.setdefault(id(callee), {})
         leaves = self.facts.jit_leaf_args.setdefault(id(callee), {})
+        facts, caller = self.facts, self.ctx.function
+
+        def local(c: ast.Call) -> bool:  # a call of a function of this file
+            return facts.callee(c, caller) is not None
+
         for name, arg in zip(params, call.args):
             if isinstance(arg, ast.Starred):
                 break
             record[name] = merge_flags(record.get(name), self.values.flags(arg))
-            leaf = isinstance(arg, ast.Name) and passed_whole_jit_argument(self.ctx.function, arg.id)
+            leaf = isinstance(arg, ast.Name) and passed_whole_jit_argument(self.ctx.function, arg.id, local)
             leaves[name] = leaves.get(name, True) and leaf
         for kw in call.keywords:  # a keyword argument is no positional leaf: the parameter is not one
             if kw.arg is not None:

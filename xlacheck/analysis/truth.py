@@ -5,6 +5,7 @@ facts of :mod:`xlacheck.analysis.flow`)."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from xlacheck.analysis.contexts import FunctionInfo
 
@@ -38,11 +39,12 @@ def required_params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str] | 
     return {a.arg for a in positional[:len(positional) - len(args.defaults)]}
 
 
-def passed_whole_jit_argument(info: FunctionInfo, name: str) -> bool:
+def passed_whole_jit_argument(info: FunctionInfo, name: str, local: Callable[[ast.Call], bool]) -> bool:
     """``name`` is a required, non-static parameter of the explicit ``jax.jit`` entry ``info`` (a
     module-level function) that the entry never rebinds and reads only for its truth or hands whole to
-    a call (``helper(x, flag)``): jax.jit passes every leaf of a non-static argument as a tracer, and
-    a container would be read some other way (``x['a']``, ``jnp.stack(x)``)."""
+    a call of a function of this file (``helper(x, flag)``, ``local(call)``): jax.jit passes every leaf
+    of a non-static argument as a tracer, and a container would be read some other way (``x['a']``, or
+    handed to a library function or builtin: ``jnp.stack(x)``, ``len(x)``, ``zip(x, y)``)."""
     node = info.node
     if not (info.jax and info.jit_entry and info.cls is None and isinstance(node, (ast.FunctionDef,
                                                                                    ast.AsyncFunctionDef))
@@ -58,6 +60,7 @@ def passed_whole_jit_argument(info: FunctionInfo, name: str) -> bool:
         if not isinstance(n.ctx, ast.Load):
             return False
         parent = up.get(id(n))
-        if not (only_truth_tested(n, up) or isinstance(parent, ast.Call) and any(a is n for a in parent.args)):
+        if not (only_truth_tested(n, up) or isinstance(parent, ast.Call) and any(a is n for a in parent.args)
+                and local(parent)):
             return False
     return True

@@ -6,7 +6,9 @@ from tensor values, on axis ``k``: ``k`` leading ``:``), and ``E`` is elementwis
 unary minus, the elementwise ops of ``ELEMENTWISE_UNARY``) of such prefixes and numbers, reduces
 entries whose number is data: XLA compiles once per value of ``n``. The same entries are reduced
 from the whole tensors with the positions ``i >= n`` of axis ``k`` masked by ``tf.where`` (a mask
-``tf.range(T) < n`` reshaped to broadcast over the axes after ``k``), which has a static shape:
+``tf.range(T) < tf.cast(n, tf.int64)`` reshaped to broadcast over the axes after ``k``; compared in
+``int64`` because a bound such as ``tf.math.count_nonzero`` is ``int64`` and TF does not promote),
+which has a static shape:
 
 * ``reduce_sum`` (over axis ``k`` or every axis): the masked positions add exact zeros;
 * ``reduce_max`` / ``reduce_min``: the masked positions hold -inf / inf, which an empty prefix
@@ -33,6 +35,7 @@ from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import ELEMENTWISE_UNARY, call_name, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source, dotted
+from xlacheck.rewrites.masked_reduction import rewrite_masked
 from xlacheck.rewrites.static_shapes import data_dependent
 
 _REDUCTIONS = {f"{prefix}reduce_{op}": op for prefix in ("tf.", "tf.math.") for op in ("sum", "mean", "max", "min")}
@@ -113,6 +116,13 @@ def rewrite_prefix_reduction(src: Source, node: ast.AST) -> Fix | None:
     over_all = not axes or isinstance(axes[0], ast.Constant) and axes[0].value is None
     if op == "mean" and over_all:
         return None  # the count of a full mean reads every axis's size
+    if isinstance(node.slice, ast.Slice) and len(call.args) == 1 and not call.keywords:  # type: ignore[attr-defined]
+        # tf.reduce_op(E(x[:n])) where masked_reduction rewrites it (rewrite_masked, tried at the call, an
+        # ancestor of this slice, so only after this rewriter): it also zeroes x where the mask is false
+        # before E sees it, so the gradient stays exact where E's derivative there is not finite
+        found = rewrite_masked(src, call)
+        if found is not None and found.edits:
+            return None
     leaves: list[ast.Subscript] = []
     k, bound = cut
     if not _leaves(src, call.args[0], leaves):
@@ -122,10 +132,10 @@ def rewrite_prefix_reduction(src: Source, node: ast.AST) -> Fix | None:
         return None  # prefixes of another axis or bound: another mask
     tf = src.tf
     base = src.segment(leaves[0].value)
-    limit = src.segment(bound)
-    if not isinstance(bound, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.BinOp, ast.Constant)):
-        limit = f"({limit})"
-    length = f"{tf}.shape({base})[{k}]"
+    # compared in int64: a bound such as tf.math.count_nonzero(m) is int64, tf.shape int32, and TF does not
+    # promote (an int32 comparison raised TypeError); int64 neither rejects nor truncates either
+    limit = f"{tf}.cast({src.segment(bound)}, {tf}.int64)"
+    length = f"{tf}.shape({base}, out_type={tf}.int64)[{k}]"
     mask = f"{tf}.reshape({tf}.range({length}) < {limit}, [-1] + [1] * (len({base}.shape) - {k + 1}))"
     masked = f"{tf}.where({mask}, {_whole(src, call.args[0], leaves)}, {_FILL[op]})"
     rest = "".join(f", {src.segment(a)}" for a in call.args[1:]) + "".join(

@@ -7,8 +7,10 @@ Keras recurrent layer (``LSTM``, ``GRU``, ``SimpleRNN``, ``RNN``) that is given 
 output and state unchanged at every masked step, so with ``return_sequences``, ``return_state``,
 ``go_backwards``, ``stateful`` and ``time_major`` off it returns, over all ``T`` steps with the
 steps from ``n`` on masked, the output of its last unmasked step: the output it returns on the
-prefix. The fix passes the full tensor with ``mask=tf.broadcast_to(tf.range(T) < n, [batch, T])``
-(``T`` and ``batch`` read with ``tf.shape``, static under XLA), so the layer sees a static time
+prefix. The fix passes the full tensor with
+``mask=tf.broadcast_to(tf.range(T) < tf.cast(n, tf.int64), [batch, T])`` (``T`` and ``batch`` read with
+``tf.shape``, static under XLA; compared in ``int64`` because a bound such as
+``tf.math.count_nonzero`` is ``int64`` and TF does not promote), so the layer sees a static time
 axis. The same holds for ``Bidirectional`` around such a layer (the backward pass skips the masked
 tail first) and for ``GlobalAveragePooling1D`` (channels last: the mean of the unmasked steps).
 Measured (tf-keras 2.21; LSTM/GRU/SimpleRNN unrolled or not, Bidirectional(LSTM),
@@ -43,7 +45,6 @@ from xlacheck.rewrites.static_shapes import data_dependent
 _RECURRENT = frozenset({"LSTM", "GRU", "SimpleRNN", "RNN"})
 _POOLING = frozenset({"GlobalAveragePooling1D", "GlobalAvgPool1D"})
 _OFF = ("return_sequences", "return_state", "go_backwards", "stateful", "time_major")
-_PARENTHESIZE = (ast.BoolOp, ast.Compare, ast.IfExp, ast.Lambda, ast.NamedExpr)
 
 
 def _full(part: ast.expr) -> bool:
@@ -158,10 +159,11 @@ def rewrite_rnn_prefix_mask(src: Source, node: ast.AST) -> Fix | None:
     else:
         inputs = src.segment(node.value)
     tf = src.tf
-    limit = src.segment(bound)
-    if isinstance(bound, _PARENTHESIZE):
-        limit = f"({limit})"
-    mask = f"{tf}.broadcast_to({tf}.range({tf}.shape({inputs})[1]) < {limit}, {tf}.shape({inputs})[:2])"
+    # compared in int64: a bound such as tf.math.count_nonzero(m) is int64, tf.shape int32, and TF does not
+    # promote (an int32 comparison raised TypeError); int64 neither rejects nor truncates either
+    limit = f"{tf}.cast({src.segment(bound)}, {tf}.int64)"
+    steps = f"{tf}.range({tf}.shape({inputs}, out_type={tf}.int64)[1])"
+    mask = f"{tf}.broadcast_to({steps} < {limit}, {tf}.shape({inputs})[:2])"
     keywords = "".join(f", {src.segment(k)}" for k in call.keywords)
     edits.append(replace(src, call, f"{src.segment(call.func)}({inputs}{keywords}, mask={mask})"))
     return make_fix(

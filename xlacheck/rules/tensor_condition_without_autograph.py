@@ -264,6 +264,13 @@ class TensorConditionWithoutAutograph(Rule):
         # the jitted loss reads the argument as a container (`flags['train']`): not a leaf
         Example("import jax\ndef forward(x, flags):\n    if flags:\n        x = x * 0.9\n    return x\n"
                 "@jax.jit\ndef loss(x, flags):\n    return forward(x, flags).sum() + flags['scale']\n"),
+        # the jitted loss hands the argument to a library function or builtin (`jnp.stack`, `len`): a list of
+        # arrays, whose truth is a Python bool (runs on jax 0.10.2)
+        Example("import jax\nimport jax.numpy as jnp\ndef forward(x, flags):\n    if flags:\n        x = x * 0.9\n"
+                "    return x\n@jax.jit\ndef loss(x, flags):\n"
+                "    return forward(x, flags).sum() + jnp.stack(flags).sum()\n"),
+        Example("import jax\ndef forward(x, layers):\n    if layers:\n        x = x * 0.9\n    return x\n"
+                "@jax.jit\ndef loss(x, layers):\n    return forward(x, layers).sum() * len(layers)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
