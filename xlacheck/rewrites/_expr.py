@@ -78,6 +78,20 @@ def static_int(src: Source, node: ast.AST) -> int | None:
     return None
 
 
+def full_slice(part: ast.expr) -> bool:
+    """``part`` is a bare ``:`` (no bound, no step)."""
+    return isinstance(part, ast.Slice) and part.lower is None and part.upper is None and part.step is None
+
+
+def prefix_limit(src: Source, base: str, axis: int, bound: ast.expr) -> tuple[str, str]:
+    """(length of ``base`` along ``axis``, the bound ``n`` of ``base[..., :n]``) as TF texts to compare
+    position by position (``tf.range(length) < limit``). Both are int64: a bound such as
+    ``tf.math.count_nonzero(m)`` is int64, ``tf.shape`` int32, and TF does not promote (an int32
+    comparison raised TypeError); int64 neither rejects nor truncates either."""
+    tf = src.tf
+    return f"{tf}.shape({base}, out_type={tf}.int64)[{axis}]", f"{tf}.cast({src.segment(bound)}, {tf}.int64)"
+
+
 def has_kw(call: ast.Call, *names: str) -> bool:
     return any(k.arg in names for k in call.keywords)
 

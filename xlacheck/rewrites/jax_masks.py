@@ -55,7 +55,7 @@ import ast
 from xlacheck.diagnostics import Fix
 from xlacheck.analysis.dtypes import names_bool
 from xlacheck.analysis.tables import JAX_ELEMENTWISE
-from xlacheck.rewrites._expr import atom, int_literal, is_number
+from xlacheck.rewrites._expr import atom, full_slice, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted, jax_alias, module_alias
 from xlacheck.rewrites.jax_sizes import HITS_OF_ONE, PADDED, bounded_creation, indexed_fill
@@ -171,8 +171,7 @@ def positions_of(src: Source, jnp: str, index: ast.AST) -> ast.expr | None:
         name = dotted(call.func)
         parts = index.slice.elts if isinstance(index.slice, ast.Tuple) else []
         if not ((name in (f"{jnp}.nonzero", f"{jnp}.where") and int_literal(index.slice) == 0)
-                or (name == f"{jnp}.argwhere" and len(parts) == 2 and isinstance(parts[0], ast.Slice)
-                    and parts[0].lower is None and parts[0].upper is None and parts[0].step is None
+                or (name == f"{jnp}.argwhere" and len(parts) == 2 and full_slice(parts[0])
                     and int_literal(parts[1]) == 0)):
             return None
     elif not (isinstance(index, ast.Call) and dotted(index.func) == f"{jnp}.flatnonzero"):

@@ -32,7 +32,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import ELEMENTWISE_UNARY, call_name, int_literal, is_number
+from xlacheck.rewrites._expr import ELEMENTWISE_UNARY, call_name, full_slice, int_literal, is_number, prefix_limit
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.masked_reduction import rewrite_masked
@@ -43,18 +43,14 @@ _FILL = {"sum": "0", "mean": "0", "max": "float('-inf')", "min": "float('inf')"}
 _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
 
 
-def _full(part: ast.expr) -> bool:
-    return isinstance(part, ast.Slice) and part.lower is None and part.upper is None and part.step is None
-
-
 def prefix(node: ast.AST) -> tuple[int, ast.expr] | None:
     """(axis ``k``, bound ``n``) of ``x[:n]``, ``x[:, :n]``, ``x[:, 0:n, :]`` (``k`` leading ``:``,
     only ``:`` after), with ``x`` a name or attribute; None for any other subscript."""
     if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and dotted(node.value)):
         return None
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    k = next((i for i, p in enumerate(parts) if not _full(p)), None)
-    if k is None or not all(_full(p) for p in parts[k + 1:]):
+    k = next((i for i, p in enumerate(parts) if not full_slice(p)), None)
+    if k is None or not all(full_slice(p) for p in parts[k + 1:]):
         return None
     cut = parts[k]
     if not (isinstance(cut, ast.Slice) and cut.upper is not None and cut.step is None
@@ -132,10 +128,7 @@ def rewrite_prefix_reduction(src: Source, node: ast.AST) -> Fix | None:
         return None  # prefixes of another axis or bound: another mask
     tf = src.tf
     base = src.segment(leaves[0].value)
-    # compared in int64: a bound such as tf.math.count_nonzero(m) is int64, tf.shape int32, and TF does not
-    # promote (an int32 comparison raised TypeError); int64 neither rejects nor truncates either
-    limit = f"{tf}.cast({src.segment(bound)}, {tf}.int64)"
-    length = f"{tf}.shape({base}, out_type={tf}.int64)[{k}]"
+    length, limit = prefix_limit(src, base, k, bound)
     mask = f"{tf}.reshape({tf}.range({length}) < {limit}, [-1] + [1] * (len({base}.shape) - {k + 1}))"
     masked = f"{tf}.where({mask}, {_whole(src, call.args[0], leaves)}, {_FILL[op]})"
     rest = "".join(f", {src.segment(a)}" for a in call.args[1:]) + "".join(

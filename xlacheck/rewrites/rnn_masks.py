@@ -37,6 +37,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
+from xlacheck.rewrites._expr import full_slice, prefix_limit
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.keras_layers import from_keras
@@ -47,14 +48,10 @@ _POOLING = frozenset({"GlobalAveragePooling1D", "GlobalAvgPool1D"})
 _OFF = ("return_sequences", "return_state", "go_backwards", "stateful", "time_major")
 
 
-def _full(part: ast.expr) -> bool:
-    return isinstance(part, ast.Slice) and part.lower is None and part.upper is None and part.step is None
-
-
 def _time_prefix_bound(node: ast.Subscript) -> ast.expr | None:
     """``n`` of ``x[:, :n]``, ``x[:, 0:n, :]`` or ``x[:, :n, ...]``; None for any other index."""
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else []
-    if len(parts) < 2 or not _full(parts[0]):
+    if len(parts) < 2 or not full_slice(parts[0]):
         return None
     prefix = parts[1]
     if not (isinstance(prefix, ast.Slice) and prefix.upper is not None and prefix.step is None
@@ -62,7 +59,7 @@ def _time_prefix_bound(node: ast.Subscript) -> ast.expr | None:
                                           and type(prefix.lower.value) is int))):
         return None
     rest = parts[2:]
-    if not all(_full(p) or (isinstance(p, ast.Constant) and p.value is Ellipsis and k == len(rest) - 1)
+    if not all(full_slice(p) or (isinstance(p, ast.Constant) and p.value is Ellipsis and k == len(rest) - 1)
                for k, p in enumerate(rest)):
         return None
     return prefix.upper
@@ -159,10 +156,8 @@ def rewrite_rnn_prefix_mask(src: Source, node: ast.AST) -> Fix | None:
     else:
         inputs = src.segment(node.value)
     tf = src.tf
-    # compared in int64: a bound such as tf.math.count_nonzero(m) is int64, tf.shape int32, and TF does not
-    # promote (an int32 comparison raised TypeError); int64 neither rejects nor truncates either
-    limit = f"{tf}.cast({src.segment(bound)}, {tf}.int64)"
-    steps = f"{tf}.range({tf}.shape({inputs}, out_type={tf}.int64)[1])"
+    length, limit = prefix_limit(src, inputs, 1, bound)
+    steps = f"{tf}.range({length})"
     mask = f"{tf}.broadcast_to({steps} < {limit}, {tf}.shape({inputs})[:2])"
     keywords = "".join(f", {src.segment(k)}" for k in call.keywords)
     edits.append(replace(src, call, f"{src.segment(call.func)}({inputs}{keywords}, mask={mask})"))

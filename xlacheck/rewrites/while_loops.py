@@ -64,7 +64,7 @@ from collections.abc import Callable
 from xlacheck.analysis.scopes import own_nodes, own_nodes_in_loops
 from xlacheck.analysis.tables import TENSOR_ARRAYS, TF_TENSOR_SHAPES
 from xlacheck.diagnostics import Edit, Fix, Location
-from xlacheck.rewrites._expr import atom, call_name, int_literal, static_int
+from xlacheck.rewrites._expr import atom, call_name, full_slice, int_literal, static_int
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import argument, counter_start
@@ -192,7 +192,7 @@ def _counter_within_axis(src: Source, call: ast.Call, body_fn: ast.Lambda | ast.
     """Loop variable ``k`` counts up from a non-negative int while it is below the length of the
     axis of ``sliced`` that follows the full slices ``before`` (see _counter_row_slices)."""
     if not isinstance(sliced, ast.Name) or any(
-            not (isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None) for e in before):
+            not full_slice(e) for e in before):
         return False
     loop_vars = argument(call, 2, "loop_vars")
     cond_fn = _function(src, argument(call, 0, "cond"), call)
