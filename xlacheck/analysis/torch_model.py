@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from xlacheck._data import load_json
-from xlacheck.analysis import TRY_STATEMENTS, dotted, is_main_guard, walk
+from xlacheck.analysis import TRY_STATEMENTS, is_main_guard, walk
 from xlacheck.analysis.calls import closed_call_literals, literal_test
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 from xlacheck.analysis.fixpoint import grow, settle
@@ -2271,15 +2271,6 @@ def _non_finite_test(test: ast.expr) -> bool:
     return False
 
 
-def _ends_run(body: list[ast.stmt]) -> bool:
-    """``body``'s last statement raises or calls ``sys.exit()``/``exit()``/``os._exit()`` (by its written
-    name; :func:`once_per_run` decides with the module's imports and ``try`` blocks)."""
-    last = body[-1] if body else None
-    if isinstance(last, ast.Raise):
-        return True
-    return isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) and dotted(last.value.func) in _EXITS
-
-
 def _every_n_test(test: ast.expr, is_tensor: Callable[[ast.expr], bool]) -> bool:
     """``step % n == 0`` (either side, also inside ``and``) on values ``is_tensor`` does not prove;
     also ``or``-ed with equality tests of such values, which hold at single steps (the first or the
@@ -2328,6 +2319,17 @@ def _contains(outer: ast.AST, inner: ast.AST) -> bool:
 _EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit", "os.abort"})
 
 
+def run_ending(stmt: ast.stmt, resolve: Callable[[ast.expr], str | None], in_try: bool) -> str | None:
+    """How ``stmt`` ends the run ("sys.exit", "raise"; a raise inside a ``try`` may be caught), or None."""
+    if isinstance(stmt, ast.Raise):
+        return None if in_try else "raise"
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        func = stmt.value.func
+        name = resolve(func) or (func.id if isinstance(func, ast.Name) else None)
+        return name if name in _EXITS else None
+    return None
+
+
 def once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None], torch: TorchFacts) -> dict[int, str]:
     """Statements of a block that ends the run, each with why it runs once ("the block ends the run
     (sys.exit at line 12)"): the block's last statement calls ``sys.exit()``/``exit()``/``os._exit()``,
@@ -2340,16 +2342,6 @@ def once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None], to
     run when called: ``sys.exit(main())``)."""
     steps = frozenset(id(s.node) for s in torch.steps if not isinstance(s.node, ast.Lambda))
     out: dict[int, str] = {}
-
-    def ending(stmt: ast.stmt, in_try: bool) -> str | None:
-        """How ``stmt`` ends the run ("sys.exit", "raise"), or None."""
-        if isinstance(stmt, ast.Raise):
-            return None if in_try else "raise"
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-            func = stmt.value.func
-            name = resolve(func) or (func.id if isinstance(func, ast.Name) else None)
-            return name if name in _EXITS else None
-        return None
 
     def leaves_early(body: list[ast.stmt]) -> bool:
         """A statement of the block may leave it before its end (``if not ok: return x`` before a
@@ -2375,7 +2367,7 @@ def once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None], to
                 stack.extend(case.body)
 
     def visit(body: list[ast.stmt], in_try: bool) -> None:
-        how = ending(body[-1], in_try) if body else None
+        how = run_ending(body[-1], resolve, in_try) if body else None
         if how is not None and not leaves_early(body):
             once(body, f"runs once: the block ends the run ({how} at line {body[-1].lineno})")
         for stmt in body:
@@ -2516,7 +2508,8 @@ class _Walker:
             self.expr(s.test)
             # a NaN test's body is the error path of a diverged step; one that ends the run is left to
             # once_per_run, which sets its findings aside with that reason instead of dropping them
-            every_n = self._every_n(s.test) or int(_non_finite_test(s.test) and not _ends_run(s.body))
+            every_n = self._every_n(s.test) or int(_non_finite_test(s.test) and not (
+                s.body and run_ending(s.body[-1], self.b.resolve, in_try=False)))
             known = self.xla_truth(s.test) if self.active else None
             if known is None:  # (a branch every caller rules out never runs: analysis.calls)
                 known = literal_test(s.test, self.literals)
