@@ -162,7 +162,8 @@ FACTS: tuple[Fact, ...] = (
          @partial(jax.jit, static_argnums=1)
          def step(x, act):
              return act(x) + 1.0
-         """, "out = step(X, partial(scaled, k=2.0))\n", "out = step(X, act)\n", neg_setup="act = partial(scaled, k=2.0)\n"),
+         """, "out = step(X, partial(scaled, k=2.0))\n", "out = step(X, act)\n",
+         neg_setup="act = partial(scaled, k=2.0)\n"),
     _jax("static_new_plain_object", "jax_cache_key:static.new_plain_object", CONFIG + textwrap.dedent("""
 
          @partial(jax.jit, static_argnums=1)
@@ -544,8 +545,8 @@ def main(argv: list[str] | None = None) -> int:
         vals = [r["generated"], r["flagged"], len(r["missed"]), r["near_misses"], len(r["false_flags"])]
         tot = [a + b for a, b in zip(tot, vals)]
         mark = " b" if r["fact"] in BOUNDED else ""
-        print(f"{r['framework']:5} {r['fact'] + mark:34} {vals[0]:>4} {vals[1]:>5} {vals[2]:>5} {vals[3]:>5} {vals[4]:>6}  "
-              f"{','.join(r['codes'])}")
+        counts = "".join(f"{v:>{w}}" for v, w in zip(vals, (5, 6, 6, 6, 7)))
+        print(f"{r['framework']:5} {r['fact'] + mark:34}{counts}  {','.join(r['codes'])}")
     for fw in ("jax", "tf"):
         sub = [r for r in rows if r["framework"] == fw]
         if sub:
