@@ -541,3 +541,26 @@ def test_rows_padded_to_each_batch_longest_trace_per_length_but_to_a_constant_on
     good = _load(_example(TfFunctionArgumentShapePerIteration.VALID, "PAD_TO - len(p)"), "XLA412", flagged=False)
     good["evaluate"](batches)
     assert good["generate"].experimental_get_tracing_count() == 1
+
+
+def test_helper_computes_the_number_from_the_loop_counter() -> None:
+    """XLA403 INVALID[27]: `run_step(x, i)` in the loop, `step(x, 0.1 / (i + 1))` inside the helper:
+    one trace per step; VALID[18]: the helper passes the same number every step: one trace."""
+    x = tf.constant([[1.0, 2.0]])
+    bad = _load(PythonScalarToTfFunction.INVALID[27].code, "XLA403", flagged=True)
+    bad["train"](x, 3)
+    assert bad["step"].experimental_get_tracing_count() == 3
+    good = _load(PythonScalarToTfFunction.VALID[18].code, "XLA403", flagged=False)
+    good["train"](x, 3)
+    assert good["step"].experimental_get_tracing_count() == 1
+
+
+def test_helper_sizes_the_tensor_from_the_loop_counter() -> None:
+    """XLA412 INVALID[10]: `run_step(i)` in the loop, `step(tf.ones((i + 2, 3)))` inside the helper: one
+    trace per step; VALID[13]: the helper is passed the same number every step: one trace."""
+    bad = _load(TfFunctionArgumentShapePerIteration.INVALID[10].code, "XLA412", flagged=True)
+    bad["train"](3)
+    assert bad["step"].experimental_get_tracing_count() == 3
+    good = _load(TfFunctionArgumentShapePerIteration.VALID[13].code, "XLA412", flagged=False)
+    good["train"](3)
+    assert good["step"].experimental_get_tracing_count() == 1

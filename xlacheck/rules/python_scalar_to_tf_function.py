@@ -985,6 +985,24 @@ def _new_object_bound(scope: _Scope, call: ast.Call, arg: ast.Name) -> str | Non
     return classes[0]
 
 
+def _computed_through_callers(scope: _Scope, arg: ast.expr, scopes: dict[int, _Scope]) -> str | None:
+    """Why a Python value computed at the call from parameters of the function around it changes
+    between calls: a parameter it reads (not rebound in that function) is passed, by a call site of
+    this file, a value that changes between calls (``run_step(i)`` in ``for i in range(steps)``,
+    then ``step(x, 0.1 / (i + 1))`` in ``run_step``). The value model's loop-variable fact, one
+    level of callers further (the helper site of benchmarks/retrace_coverage.py)."""
+    seen: set[str] = set()
+    for sub in ast.walk(arg):
+        if not isinstance(sub, ast.Name) or not isinstance(sub.ctx, ast.Load) or sub.id in seen \
+                or sub.id not in scope.params or scope.bindings.get(sub.id):
+            continue
+        seen.add(sub.id)
+        found = _through_callers(scope, sub.id, scopes)
+        if found is not None and found[0] != "object":
+            return f"it is computed from the argument `{sub.id}`: {found[1]}"
+    return None
+
+
 def _through_callers(scope: _Scope, param: str, scopes: dict[int, _Scope]) -> tuple[str, str] | None:
     """``param`` of the function around the call is a Python value that changes: a call site of
     that function in this file passes it one that changes between calls (a loop counter, a
@@ -1025,7 +1043,9 @@ class PythonScalarToTfFunction(ModuleRule):
     list computed from the caller's arguments, each item of a parameter annotated as a sequence of
     numbers (`values: Sequence[float]`, `list(row)` for `rows: list[list[float]]`), a parameter of
     the enclosing function that a call site of this file feeds such a changing value (one level of
-    callers: a loss helper handed the epoch's weight, or a new object built in the caller's loop), or
+    callers: a loss helper handed the epoch's weight, or a new object built in the caller's loop; also a
+    number computed at the call from such a parameter: `step(x, 0.1 / (i + 1))` in a helper called as
+    `run_step(x, i)` in `for i in range(steps)`), or
     literals that differ between call sites.
     A number kept on `self` (every assignment to `self.X` in the class gives a Python number)
     and reassigned in the loop around the call, or by a method of the class that loop calls
@@ -1191,6 +1211,18 @@ class PythonScalarToTfFunction(ModuleRule):
                     for face in (0.0, 1.0):
                         out.append(rhs(dim, face))
                 return out
+        """),
+        # the helper's parameter is the same number at every call: one trace
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def step(x, lr):
+                return x - lr * x
+            def run_step(x, base):
+                return step(x, base / 10)
+            def train(x, steps):
+                for i in range(steps):
+                    x = run_step(x, 1.0)
         """),
     )
     INVALID = (
@@ -1450,6 +1482,24 @@ class PythonScalarToTfFunction(ModuleRule):
                     (7, 21, 'Python number `i` passed to tf.function `step` changes between calls (`i` counts the '
                             'iterations of range()): each new value traces and compiles the function again; pass '
                             'a tensor (tf.constant / tf.Variable)'),
+                )),        # computed in a helper from its parameter, which the training loop passes its counter
+        # (python_float_value_changes in tf_retrace.json, one level of callers)
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def step(x, lr):
+                return x - lr * x
+            def run_step(x, i):
+                return step(x, 0.1 / (i + 1))
+            def train(x, steps):
+                for i in range(steps):
+                    x = run_step(x, i)
+        """,
+                expected=(
+                    (6, 20, 'Python number `0.1 / (i + 1)` passed to tf.function `step` changes between calls (it is '
+                            'computed from the argument `i`: `run_step()` receives it from line 9, where `i` counts '
+                            'the iterations of range()): each new value traces and compiles the function again; '
+                            'pass a tensor (tf.constant / tf.Variable)'),
                 )),
     )
 
@@ -1506,6 +1556,8 @@ class PythonScalarToTfFunction(ModuleRule):
             if found is None:
                 return
             kind, why = found
+        elif why is None and kind is not None and not isinstance(arg, ast.Name):
+            why = _computed_through_callers(scope, arg, scopes)
         if kind is None or why is None:
             return
         if kind == "bool" and not ctx.preview:

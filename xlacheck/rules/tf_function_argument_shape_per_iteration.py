@@ -10,6 +10,7 @@ from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_arguments,
     in_test,
+    jax_params_varied_by_callers,
     loop_varying_names,
     positional_params,
     runs_traced,
@@ -47,7 +48,9 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
     follows the loop (`tf.zeros([t, d])`, `np.ones((n,))`, `tf.range(t)`: measured, one trace per
     length; an array of new values and one shape, `np.array([t, t + 1])`, traces once); also such
     an argument handed by the loop to a helper of this file that passes it on to the `tf.function`
-    (one level of helpers); or what a builder of this file returns when the loop binds the
+    (one level of helpers), or built by such a helper with a shape from its own parameter, which a
+    call in a loop of this file passes a value that changes every iteration (`run_step(i)` in the
+    loop, `step(tf.ones((i + 2, 3)))` in `run_step`); or what a builder of this file returns when the loop binds the
     parameter that sizes it to a loop-varying name (`x, y = make_batch(seq_len)` or
     `step(*make_batch(seq_len))` where `make_batch` returns `tf.constant(rng.normal(size=(b,
     seq_len, 2)))`: `tf.zeros`/`np.zeros`-style shapes and NumPy random draws' `size=`, through
@@ -193,6 +196,18 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
             def evaluate(prompt_batches):
                 for prompts in prompt_batches:
                     generate(tf.constant([[0] * (PAD_TO - len(p)) + p for p in prompts], tf.int32))
+        """),
+        # the helper's parameter is the same at every call: one shape
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def step(x):
+                return tf.reduce_sum(tf.tanh(x))
+            def run_step(n):
+                return step(tf.ones((n + 2, 3)))
+            def train(steps):
+                for i in range(steps):
+                    run_step(4)
         """),
     )
     INVALID = (
@@ -343,6 +358,24 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                             'iteration; pass the fixed-size buffer with the position (or a mask), or bucket the '
                             'lengths'),
                 )),
+        # sized in a helper by its parameter, which the training loop passes its counter
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def step(x):
+                return tf.reduce_sum(tf.tanh(x))
+            def run_step(i):
+                return step(tf.ones((i + 2, 3)))
+            def train(steps):
+                for i in range(steps):
+                    run_step(i)
+        """,
+                expected=(
+                    (6, 17, 'argument `x` of tf.function `step` is sized by `i`, which `run_step()` receives with '
+                            'a new value on every iteration of the loop at line 9: each call passes a new shape, so '
+                            'it traces and XLA compiles again every iteration; pass the fixed-size buffer with the '
+                            'position (or a mask), or bucket the lengths'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -368,7 +401,8 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
             bound = bound_arguments(params, call)
             compiles = " and XLA compiles" if is_true(tfn.keyword("jit_compile")) else ""
             if not loops:
-                self._through_helper(ctx, call, tfn.name, bound, compiles)
+                if not self._through_helper(ctx, call, tfn.name, bound, compiles):
+                    self._built_from_caller_value(ctx, call, tfn.name, bound, compiles)
                 continue
             if self._remainder(ctx, call, tfn.name, bound, loops, compiles):
                 continue
@@ -426,8 +460,32 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                                       "the position (or a mask), or bucket the lengths")
                 return
 
+    def _built_from_caller_value(self, ctx: ModuleContext, call: ast.Call, callee: str,
+                                 bound: list[tuple[str, ast.expr]], compiles: str) -> None:
+        """``call`` (outside loops) passes a tensor sized or sliced by a parameter of the function
+        around it, and a call of that function inside a loop of this file passes the parameter a
+        value that changes every iteration (``run_step(i)`` in ``for i in range(steps)``, then
+        ``step(tf.ones((i + 2, 3)))`` in ``run_step``): the loop-variable fact one level of callers
+        further, as XLA416 follows it (measured: ``tensor_shape_changes``, one trace per shape)."""
+        index = ctx.index
+        from_callers = jax_params_varied_by_callers(index, ctx.path, call)
+        if not from_callers:
+            return
+        for param, arg in bound:
+            hit = _hit(index, arg, set(from_callers), [])
+            if hit is not None:
+                item, name, how = hit
+                caller, line = from_callers[name]
+                what = _argument(param) if item is arg else f"an item of {_argument(param)}"
+                ctx.report(self, arg, f"{what} of tf.function `{callee}` is {how} `{name}`, which `{caller}()` "
+                                      f"receives with a new value on every iteration of the loop at line {line}: "
+                                      f"each call passes a new shape, so it traces{compiles} again every "
+                                      "iteration; pass the fixed-size buffer with the position (or a mask), or "
+                                      "bucket the lengths")
+                return
+
     def _through_helper(self, ctx: ModuleContext, call: ast.Call, callee: str, bound: list[tuple[str, ast.expr]],
-                        compiles: str) -> None:
+                        compiles: str) -> bool:
         """``call`` (outside loops) is in a module-level function that passes one of its own
         parameters on to the tf.function, and a call of that helper inside a loop of this file
         binds the parameter to a slice or a tensor whose shape follows that loop: one level of
@@ -435,11 +493,11 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
         index = ctx.index
         helper = index.function_of(call)
         if not isinstance(helper, (ast.FunctionDef, ast.AsyncFunctionDef)) or helper not in index.tree.body:
-            return
+            return False
         rebound = {n.id for n in index.scope_nodes(helper) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         passed = {arg.id: (param, arg) for param, arg in bound if isinstance(arg, ast.Name) and arg.id not in rebound}
         if not passed:
-            return
+            return False
         for site, _ in index.calls:
             if not (isinstance(site.func, ast.Name) and site.func.id == helper.name) \
                     or index.function_of(site) is helper or in_test(index, ctx.path, site):
@@ -459,7 +517,8 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                                           "every iteration: each call passes a new shape, so it "
                                           f"traces{compiles} again every iteration; pass the fixed-size buffer with "
                                           "the position (or a mask), or bucket the lengths")
-                    return
+                    return True
+        return False
 
 
 def _argument(param: str) -> str:
