@@ -77,6 +77,30 @@ def test_numpy_function_on_tracer_flagged_iff_it_fails(fn: str, flagged: bool):
         namespace["f"](x)
 
 
+@pytest.mark.parametrize(("body", "flagged"), [
+    ("    return jnp.asarray(np.vstack([x, 2.0 * x]))\n", True),
+    ("    return jnp.asarray(np.stack((x[0], x[1])))\n", True),
+    ("    return jnp.asarray(np.array([[x[0, 0], x[1, 1]]]))\n", True),
+    ("    return jnp.asarray(np.concatenate([x[0], np.ones(2)]))\n", True),
+    ("    return jnp.asarray(np.sum([x, x]))\n", True),
+    ("    return x * np.array([x.shape[0], 2.0])\n", False),
+    ("    return x * np.array([[1.0, 2.0]])\n", False),
+    ("    return jnp.vstack([x, 2.0 * x])\n", False),
+])
+def test_numpy_call_on_a_list_holding_a_tracer_flagged_iff_it_fails(body: str, flagged: bool):
+    """NumPy converts a list/tuple literal element by element: one traced element raises (reports23-jax)."""
+    src = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n@jax.jit\ndef f(x):\n" + body
+    assert ("XLA304" in {d.code for d in check_source(src, "case.py", preview=True).diagnostics}) is flagged, src
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    x = jax.numpy.array([[1.0, 3.0], [2.0, 0.5]])
+    if flagged:
+        with pytest.raises(jax.errors.TracerArrayConversionError):
+            namespace["f"](x)
+    else:
+        namespace["f"](x)
+
+
 def test_psum_of_a_python_constant_is_a_static_axis_size():
     """``jax.lax.psum(1, axis)`` is folded to the axis size (a Python int), so it sizes buffers and
     ``range()`` under pmap (XLA207/XLA302 VALID); ``psum`` of a traced count does not."""

@@ -83,6 +83,9 @@ class NumpyCallOnTensor(Rule):
                 inv = np.argsort(perm)
                 return [vals[i] for i in inv]
         """),
+        # NumPy over a list of static shape ints and Python numbers compiles (measured, reports23-jax)
+        Example("import jax\nimport numpy as np\n@jax.jit\ndef f(x):\n"
+                "    scale = np.array([x.shape[0], x.ndim, 2.0])\n    return x * scale.sum()\n"),
     )
     INVALID = (
         Example("import jax\nimport numpy as np\n@jax.jit\ndef gather_positions(perm):\n"
@@ -123,6 +126,13 @@ class NumpyCallOnTensor(Rule):
                     (5, 12, 'np.asarray on a traced array under jax.jit (called from <lambda>()): NumPy needs '
                             'concrete values (TracerArrayConversionError); use the jnp.* / jax.lax op'),
                 )),
+        # a list literal holding a traced element: NumPy converts it element by element (cosmopower-jax#9)
+        Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\n@jax.jit\ndef potential(theta):\n"
+                "    x = np.stack([theta[0], jnp.exp(theta[1])])\n    return jnp.sum(x ** 2)\n",
+                expected=(
+                    (6, 9, 'np.stack of a list holding a traced array under jax.jit (decorated with jax.jit): '
+                           'NumPy converts each element (TracerArrayConversionError); use the jnp.* op'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -137,6 +147,8 @@ class NumpyCallOnTensor(Rule):
         # jax.device_get is not a host read under jax.jit: it returns a tracer unchanged (measured on
         # jax 0.10.2: jax.jit(lambda v: jax.device_get(v) * 2) compiles and runs)
         if name is None or not (name.startswith(("np.", "scipy.")) or name in NUMPY_CONVERSIONS):
+            return
+        if ctx.function.jax and self._jax_list_of_traced(node, name, ctx):
             return
         if ctx.function.jax and name in api_table.numpy_traceable_under_jit():
             return  # np.sum(x) is x.sum() on a tracer (the JAX table's numpy_on_tracer, measured)
@@ -153,6 +165,29 @@ class NumpyCallOnTensor(Rule):
                            "values ('Cannot convert a symbolic tf.Tensor to a numpy array'); "
                            + ("keep the value as a tensor" if name in NUMPY_CONVERSIONS else "use the tf.* op"))
                 return
+
+    def _jax_list_of_traced(self, node: ast.Call, name: str, ctx: RuleContext) -> bool:
+        """``np.stack([a, b])`` / ``np.array([[a, b]])`` under jax.jit with a traced element: NumPy
+        converts a list/tuple literal element by element, and a tracer's ``__array__`` raises
+        TracerArrayConversionError. Measured on jax 0.10.2: np.vstack, np.stack, np.concatenate,
+        np.array and np.sum over a literal holding a traced array all raise under jax.jit (np.sum of
+        a bare tracer does not: it dispatches to the tracer's method), while np.array of static
+        shape ints compiles. Reports and returns True when it found one."""
+        pending = [a for a in list(node.args) + [kw.value for kw in node.keywords]
+                   if isinstance(a, (ast.List, ast.Tuple))]
+        while pending:
+            literal = pending.pop()
+            for element in literal.elts:
+                if isinstance(element, (ast.List, ast.Tuple)):
+                    pending.append(element)
+                    continue
+                k = ctx.flags(element)
+                if k & TENSOR and not k & PYLIST and (k & (DATA | PARAM | VARIABLE) or not k & SHAPE):
+                    ctx.report(self, node,
+                               f"{name} of a list holding a traced array under jax.jit ({ctx.function.why}): "
+                               "NumPy converts each element (TracerArrayConversionError); use the jnp.* op")
+                    return True
+        return False
 
     def _python_value_arg(self, node: ast.Call, name: str, ctx: RuleContext) -> None:
         """``tf.constant(t)`` / ``tf.TensorShape(t)`` with a tensor ``t``: they need its value as

@@ -1,0 +1,48 @@
+"""Source: https://github.com/google-deepmind/optax/issues/1171 (the documented remedy: jit the whole update step once, so the line search's local closures are traced a single time per input signature). Here the training step that runs the closure-building line search is wrapped in `jax.jit` at module level."""
+import jax
+import jax.numpy as jnp
+
+
+def value_fn(params):
+    return jnp.sum((params["w"] - 3.0) ** 2) + jnp.sum(jnp.cos(params["b"]))
+
+
+def linesearch_update(grads, params, value, max_steps=15, decrease=0.5, slope_rtol=1e-4):
+    slope = -sum(jnp.vdot(g, g) for g in jax.tree_util.tree_leaves(grads))
+
+    def body_fn(state):
+        step, _, it = state
+        step = step * decrease
+        trial = jax.tree_util.tree_map(lambda p, g: p - step * g, params, grads)
+        return step, value_fn(trial), it + 1
+
+    def cond_fn(state):
+        step, new_value, it = state
+        return (new_value > value + slope_rtol * step * slope) & (it < max_steps)
+
+    init = (jnp.float32(2.0), jnp.float32(jnp.inf), jnp.int32(0))
+    step, _, _ = jax.lax.while_loop(cond_fn, body_fn, init)
+    return jax.tree_util.tree_map(lambda g: -step * g, grads)
+
+
+@jax.jit
+def train_step(params):
+    value, grads = jax.value_and_grad(value_fn)(params)
+    updates = linesearch_update(grads, params, value)
+    return jax.tree_util.tree_map(lambda p, u: p + u, params, updates)
+
+
+def _params(scale):
+    return {"w": jnp.full((4,), scale), "b": jnp.linspace(0.0, scale, 3)}
+
+
+# --- oracle ---
+WRAP = False
+
+
+def ENTRY():
+    return train_step, (_params(0.5),)
+
+
+def ALT_ARGS():
+    return [(_params(1.0),), (_params(1.5),)]
