@@ -78,6 +78,25 @@ def _dynamo(torch: TorchFacts, node: ast.AST) -> bool:
                and st.node.lineno <= line and end <= (st.node.end_lineno or 0) for st in torch.steps)
 
 
+def _argument_bound(node: ast.AST, flags: dict[int, int]) -> bool:
+    """A slice bound that is a Python int the compiled function takes as an argument (``xs[start:start + 4]``
+    in ``torch.compile(fn, backend="openxla")``'s ``fn(xs, start)``): dynamo's automatic dynamic shapes do not
+    spare torch_xla here. Measured with torch 2.9 / torch_xla 2.9 (PJRT CPU): a compiled ``f(xs, t)`` returning
+    ``xs[t:t + 2] * 2``, ``xs[t] * 2`` or ``xs[:, t] * 2``, called with t = 0..5, compiled an XLA graph for every
+    value (6 of 6), while an offset drawn inside the compiled forward compiled 0 times per steady step (the
+    form matrix); eval_cases' recompile_openxla_kalman_step_python_int_t: 3 steady compiles for 3 values."""
+    if not isinstance(node, ast.Subscript):
+        return False
+    for p in ast.walk(node.slice):
+        if isinstance(p, ast.Slice):
+            for bound in (p.lower, p.upper):
+                hit = _varies(bound, flags)
+                if hit is not None and flags.get(id(hit), 0) & STEP_ARG \
+                        and not flags.get(id(hit), 0) & (STEP_INT | HOST | TENSOR):
+                    return True
+    return False
+
+
 def _varies(node: ast.AST | None, flags: dict[int, int]) -> ast.AST | None:
     """The sub-expression that carries a per-step Python int, if any."""
     if node is None:
@@ -237,7 +256,9 @@ class TorchStepVaryingPythonInt(ModuleRule):
     `torch.compile(backend="openxla")` compiles (slice bounds and sizes): dynamo compiles once more
     for the second value, then passes the int as a symbolic value, and torch_xla compiles nothing
     in the steady steps (measured with torch_xla 2.9 on the form matrix, a slice offset, `topk`'s
-    `k` and a `view` size drawn per step: 0 compilations per steady step). Nor in set-up that runs
+    `k` and a `view` size drawn per step: 0 compilations per steady step); except a slice bound that is
+    the compiled function's own int argument (`fn(x, start)` slicing `h[:, start:start + 4]`: measured,
+    one compilation per new value, 6 of 6). Nor in set-up that runs
     once, not per step: a cache built lazily or rebuilt only when it is too small (a RoPE table that
     doubles when a longer position first comes) or when a static size changes (the analysis model's
     `cached`). Sizes computed from a tensor's static shape and from numbers a module fixes when it is
@@ -467,6 +488,15 @@ class TorchStepVaryingPythonInt(ModuleRule):
                             'a new graph for each value; use a fixed size (pad, a few buckets) or keep the value on '
                             'the device'),
                 )),
+        # torch.compile(backend="openxla"): an int argument of the compiled function as a slice bound compiles
+        # once per value (measured: 6 of 6 calls with t = 0..5), unlike an offset drawn inside the compiled code
+        Example("import torch\n@torch.compile(backend='openxla')\ndef window_mean(x, w, start):\n"
+                "    h = torch.tanh(x @ w)\n    return h[:, start:start + 4].mean(1)\n", torch_xla=True,
+                expected=(
+                    (5, 12, '`start`, a Python value the step function takes as an argument (new at each call from '
+                            'the loop) is a slice bound of a torch tensor: torch_xla bakes it into the graph and '
+                            'compiles a new one for each value; use a fixed size (pad) or a device-side index'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -491,9 +521,10 @@ class TorchStepVaryingPythonInt(ModuleRule):
                                        "for each count; loop a fixed number of times (pad, mask the extra steps)")
                 continue
             if _dynamo(torch, node) and (isinstance(node, ast.Call) or isinstance(node, ast.Subscript) and any(
-                    isinstance(p, ast.Slice) for p in ast.walk(node.slice))):
+                    isinstance(p, ast.Slice) for p in ast.walk(node.slice))) and not _argument_bound(node, flags):
                 continue  # (torch.compile: dynamo makes a changing int dynamic after one more compile; an index
-                #           into a tensor was not measured there and stays reported)
+                #           into a tensor was not measured there and stays reported, and so does a slice bound
+                #           that is the compiled function's own int argument: measured, one compile per value)
             if isinstance(node, ast.Subscript) and (torch.tensor(node.value) or _multi_axis_of_batch(node, torch)) \
                     and not torch.of(node.value) & CPU:
                 parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
