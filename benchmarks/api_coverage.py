@@ -37,7 +37,9 @@ counts a use as flagged when it gets at least one finding. Families (a verdict e
   ``jax-sized`` is its near miss, the same call with ``sized_by``/``lifted_by`` given: it compiles),
   ``jax-host`` (``jit: false`` converting a tracer to a host value for another cause:
   ``jnp.array_str``, ``jnp.choose``'s bounds check), ``jax-const`` (``static_args`` given a traced
-  value), ``jax-numpy`` (NumPy functions that fail on a tracer: ``numpy_on_tracer.fails``).
+  value), ``jax-numpy`` (NumPy functions that fail on a tracer: ``numpy_on_tracer.fails``),
+  ``jax-literal`` (a ``jax-shape`` call with one array argument spelled ``0``: it fails while an
+  argument of the table's ``shape_args`` stays traced; ``jax-literal-static``: none does, it compiles).
 
 The negative side (``clean`` families) writes the same uses for entries that compile (``xla:
 true``, the gradient too where measured, no constant argument given a tensor, no data-dependent
@@ -442,6 +444,20 @@ def jax_uses() -> list[Use]:
                 text = _add_keyword(c.text, lift[0])
                 uses.append(Use("jax-sized", entry, s, "jax.jit", f"keyword {lift[0]}",
                                 _jax_source(s, c.tensors or ["x"], [f"out = {text}", "return out"]), False))
+        # one array argument spelled as a literal (0): it still fails while another argument the table
+        # measured driving the shape (``shape_args``) stays traced (jnp.setdiff1d(x, 0)), and compiles
+        # once none does (jnp.delete(x, 0))
+        drivers = rec.get("shape_args", ())
+        for p in called_with if shape and drivers and len(called_with) > 1 else ():
+            if p not in params:
+                continue
+            base = [q for q in called_with if q != p]
+            for s in spellings:
+                c = _call(s, params, base, static, jax=True)
+                still = any(q in drivers for q in base)
+                uses.append(Use("jax-literal" if still else "jax-literal-static", entry, s, "jax.jit", f"literal {p}",
+                                _jax_source(s, c.tensors or ["x"], [f"out = {_add_keyword(c.text, f'{p}=0')}",
+                                                                    "return out"]), still))
         for p in rec.get("static_args", ()):
             if p not in params:
                 continue
@@ -489,7 +505,8 @@ def lint(use: Use) -> Outcome:
 
 
 FAMILY_ORDER = ("kernel", "grad", "const", "shape", "dtype", "divergence", "clean", "jax-shape", "jax-host",
-                "jax-const", "jax-numpy", "jax-sized", "jax-clean")
+                "jax-const", "jax-numpy", "jax-sized", "jax-literal",
+                "jax-literal-static", "jax-clean")
 
 
 def summarize(outcomes: list[Outcome], by_context: bool = False) -> list[dict]:
@@ -515,7 +532,8 @@ def summarize(outcomes: list[Outcome], by_context: bool = False) -> list[dict]:
 
 # the families whose uses the verifier's generic arrays fit: jax-clean calls take PRNG keys and index
 # tuples the probe built per function (probe_arguments), so a failure there says nothing of the table
-_VERIFIED_JAX = ("jax-shape", "jax-host", "jax-const", "jax-numpy", "jax-sized")
+_VERIFIED_JAX = ("jax-shape", "jax-host", "jax-const", "jax-numpy", "jax-sized", "jax-literal",
+                "jax-literal-static")
 
 
 def verify_jax(uses: list[Use], sample: int) -> list[tuple[Use, str]]:

@@ -38,6 +38,11 @@ Per function (``by`` says how each fact was decided):
   static size (``jnp.nonzero``'s ``size``): the probing call compiles once one is passed.
   ``lifted_by``: ``{parameter: value}`` for the optional boolean parameters whose other value
   makes it compile (``jnp.delete``'s ``assume_unique_indices: true``).
+  ``shape_args``: the array arguments that drive the shape: traced alone, every other array
+  argument closed over as a concrete value, the call still fails (``jnp.delete``: ``obj``, so
+  ``jnp.delete(x, 0)`` compiles; ``jnp.setdiff1d``: ``ar1`` and ``ar2``, so ``jnp.setdiff1d(x, 0)``
+  does not). ``holds_with``: optional array parameters (default None) passed traced under which
+  the call still fails and ``sized_by`` still lifts it (``jnp.bincount``'s ``weights``).
 
 * ``params``: the positional parameter names in order (``inspect.signature``), for entries with
   ``static_args`` or a data-dependent result, so a linter can map ``jnp.reshape(x, s)``'s second
@@ -107,6 +112,15 @@ def probe_arguments(name: str, jnp: Any) -> dict[str, Any] | None:
     function takes data; the probe then asks which of the others must be static, as for any call."""
     array = jnp.reshape(jnp.arange(1, 5, dtype=jnp.float32) / 4.0, (2, 2))
     pairs = (0, 0)
+    from jax import lax, random
+
+    vector = jnp.arange(1, 5, dtype=jnp.float32) / 4.0
+    ids = jnp.arange(4, dtype=jnp.int32)
+    rows = jnp.array([[0], [2]], dtype=jnp.int32)
+    image = jnp.ones((1, 1, 4, 4), jnp.float32)
+    kernel = jnp.ones((1, 1, 2, 2), jnp.float32)
+    heads = jnp.ones((1, 2, 1, 4), jnp.float32)
+    key = random.PRNGKey(0)
     table: dict[str, dict[str, Any]] = {
         "jax.numpy.pad": {"array": array, "pad_width": 1},
         "jax.numpy.indices": {"dimensions": (2, 2)},
@@ -130,6 +144,66 @@ def probe_arguments(name: str, jnp: Any) -> dict[str, Any] | None:
            for op in ("sum", "max", "min", "prod")},
         # a loop primitive: only its trip count is asked about (the body is a closed-over function)
         "jax.lax.scan": {"f": lambda carry, x: (carry, carry), "init": array, "xs": None, "length": 2},
+        # apicover23: arguments from the signatures and docstrings of the entries no generic call fits
+        # (convolutions: NCHW images and OIHW kernels; scatters/gathers: one index per row of a vector)
+        **{f"jax.lax.reduce_{op}": {"operand": (array > 0.5) if op in ("and", "or", "xor") else array, "axes": (0,)}
+           for op in ("sum", "max", "min", "prod", "and", "or", "xor")},
+        **{f"jax.lax.{op}": {"operand": array, "axis": 0, "index_dtype": jnp.int32} for op in ("argmax", "argmin")},
+        "jax.lax.bitcast_convert_type": {"operand": array, "new_dtype": jnp.int32},
+        "jax.lax.convert_element_type": {"operand": array, "new_dtype": jnp.float16},
+        "jax.lax.broadcast_to_rank": {"x": array, "rank": 3},
+        "jax.lax.collapse": {"operand": array, "start_dimension": 0, "stop_dimension": 2},
+        "jax.lax.integer_pow": {"x": array, "y": 2},
+        "jax.lax.reduce_precision": {"operand": array, "exponent_bits": 5, "mantissa_bits": 10},
+        "jax.lax.real": {"x": array.astype(jnp.complex64)},
+        "jax.lax.imag": {"x": array.astype(jnp.complex64)},
+        "jax.lax.full_like": {"x": array, "fill_value": jnp.float32(1.0)},
+        "jax.lax.fft": {"x": array.astype(jnp.complex64), "fft_type": "fft", "fft_lengths": (2,)},
+        "jax.lax.dot_general": {"lhs": array, "rhs": array, "dimension_numbers": (((1,), (0,)), ((), ()))},
+        "jax.lax.conv": {"lhs": image, "rhs": kernel, "window_strides": (1, 1), "padding": "SAME"},
+        "jax.lax.conv_general_dilated": {"lhs": image, "rhs": kernel, "window_strides": (1, 1), "padding": "SAME"},
+        "jax.lax.conv_transpose": {"lhs": image, "rhs": kernel, "strides": (1, 1), "padding": "SAME",
+                                   "dimension_numbers": ("NCHW", "OIHW", "NCHW")},
+        "jax.lax.conv_with_general_padding": {"lhs": image, "rhs": kernel, "window_strides": (1, 1),
+                                              "padding": ((0, 1), (0, 1)), "lhs_dilation": None, "rhs_dilation": None},
+        "jax.lax.conv_general_dilated_patches": {"lhs": image, "filter_shape": (2, 2), "window_strides": (1, 1),
+                                                 "padding": "SAME"},
+        "jax.lax.gather": {"operand": vector, "start_indices": rows, "slice_sizes": (1,),
+                           "dimension_numbers": lax.GatherDimensionNumbers(
+                               offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))},
+        **{f"jax.lax.scatter{op}": {"operand": vector, "scatter_indices": rows, "updates": vector[:2],
+                                    "dimension_numbers": lax.ScatterDimensionNumbers(
+                                        update_window_dims=(), inserted_window_dims=(0,),
+                                        scatter_dims_to_operand_dims=(0,))}
+           for op in ("", "_add", "_sub", "_mul", "_min", "_max")},
+        "jax.lax.index_take": {"src": array, "idxs": (ids,), "axes": (0,)},
+        "jax.lax.rng_uniform": {"a": jnp.float32(0.0), "b": jnp.float32(1.0), "shape": (2, 2)},
+        "jax.lax.rng_bit_generator": {"key": jnp.zeros((4,), jnp.uint32), "shape": (2, 2)},
+        "jax.nn.dot_product_attention": {"query": heads, "key": heads, "value": heads},
+        "jax.numpy.einsum": {"__0": "ij,jk->ik", "__1": array, "__2": array},
+        "jax.numpy.permute_dims": {"__0": array, "axes": (1, 0)},
+        "jax.numpy.linalg.cross": {"__0": jnp.ones((2, 3)), "__1": jnp.ones((2, 3))},
+        "jax.numpy.linalg.outer": {"__0": vector, "__1": vector},
+        "jax.numpy.dsplit": {"ary": array[None], "indices_or_sections": 2},
+        "jax.numpy.fill_diagonal": {"a": array, "val": jnp.float32(0.0), "inplace": False},
+        "jax.numpy.place": {"arr": array, "mask": array > 0.5, "vals": vector, "inplace": False},
+        "jax.numpy.put": {"a": array, "ind": ids[:2], "v": vector[:2], "inplace": False},
+        "jax.numpy.put_along_axis": {"arr": array, "indices": jnp.zeros((2, 1), jnp.int32), "values": array[:, :1],
+                                     "axis": 1, "inplace": False},
+        "jax.numpy.ravel_multi_index": {"multi_index": (ids[:2] % 2, ids[:2] % 2), "dims": (2, 2)},
+        "jax.numpy.unpackbits": {"a": ids.astype(jnp.uint8)},
+        "jax.numpy.apply_along_axis": {"func1d": jnp.sum, "axis": 0, "arr": array},
+        "jax.numpy.apply_over_axes": {"func": jnp.sum, "a": array, "axes": (0,)},
+        "jax.numpy.linalg.tensorinv": {"a": jnp.eye(4).reshape(2, 2, 2, 2), "ind": 2},
+        "jax.numpy.linalg.tensorsolve": {"a": jnp.eye(4).reshape(2, 2, 2, 2), "b": array},
+        "jax.numpy.mask_indices": {"n": 2, "mask_func": jnp.triu},
+        "jax.random.fold_in": {"key": key, "data": 1},
+        "jax.random.ball": {"key": key, "d": 2},
+        "jax.random.generalized_normal": {"key": key, "p": 2.0},
+        "jax.random.key_data": {"keys": key},
+        "jax.random.wrap_key_data": {"key_bits_array": jnp.zeros((2,), jnp.uint32)},
+        "jax.random.PRNGKey": {"seed": 0},
+        "jax.random.key": {"seed": 0},
     }
     return table.get(name)
 
@@ -221,6 +295,31 @@ def optional_params(fn: Any, given: dict[str, Any]) -> list[inspect.Parameter]:
         return []
 
 
+def array_options(fn: Any, given: dict[str, Any]) -> list[inspect.Parameter]:
+    """The optional parameters with default None, not integer/axis/shape/boolean/dtype options, that a
+    probing call passing ``given`` left out (``jnp.bincount``'s ``weights``)."""
+    try:
+        return [p for p in inspect.signature(fn).parameters.values() if p.default is None
+                and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in given
+                and p.name not in INT_PARAMS | AXIS_PARAMS | SHAPE_PARAMS | {"dtype", "out", "fill_value", "where"}]
+    except (TypeError, ValueError):
+        return []
+
+
+def argument_names(fn: Any, given: dict[str, Any]) -> dict[str, str]:
+    """The parameter name of each argument of a probing call (``__i`` keys by position)."""
+    positional = positional_params(fn) or []
+    return {k: (positional[int(k[2:])] if int(k[2:]) < len(positional) else k) if k.startswith("__") else k
+            for k in given if not k.startswith("__") or int(k[2:]) < len(positional)}
+
+
+def numpy_value(value: Any) -> Any:
+    """A concrete (NumPy) copy of an array argument: closed over, jax.jit sees its value."""
+    import numpy as np
+
+    return np.asarray(value)
+
+
 def bool_options(fn: Any, given: dict[str, Any]) -> list[inspect.Parameter]:
     """The optional parameters with a boolean default that a probing call passing ``given`` left out."""
     try:
@@ -302,13 +401,33 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
                          if run(arrays, {**statics, p.name: not p.default}) is None}
             if lifted_by:
                 entry["lifted_by"] = lifted_by
+            # which arguments drive the result's shape: traced alone (the others closed over as
+            # concrete values) the call still fails (jnp.delete: `obj`, not `arr`; jnp.setdiff1d: both)
+            names = argument_names(fn, args)
+            shape_args = [names[k] for k in arrays if k in names and run(
+                {k: arrays[k]}, {**statics, **{o: numpy_value(v) for o, v in arrays.items() if o != k}}) is not None]
+            if shape_args:
+                entry["shape_args"] = shape_args
+            # optional array parameters under which the verdict holds: passed traced (an array like
+            # the first), the call still fails and its size argument still lifts it (jnp.bincount's
+            # `weights`)
+            first = next(iter(arrays.values()), None)
+            holds_with = [p.name for p in array_options(fn, args) if first is not None
+                          and run({**arrays, p.name: first}, statics) is not None
+                          and all(run({**arrays, p.name: first}, {**statics, q.name: synthetic(q, jnp)}) is None
+                                  for q in sized_by)]
+            if holds_with:
+                entry["holds_with"] = holds_with
         return entry
     static_args = []
     for key, value in statics.items():
         if isinstance(value, bool) or not isinstance(value, (int, tuple)) or key == "dtype":
             continue
         traced = dict(arrays)
-        traced[key] = jnp.asarray(value)
+        try:
+            traced[key] = jnp.asarray(value)
+        except (TypeError, ValueError):  # a structure no array can hold (dimension numbers): not asked
+            continue
         closed = {k: v for k, v in statics.items() if k != key}
         if run(traced, closed) is not None:
             static_args.append(key)

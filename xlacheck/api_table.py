@@ -89,6 +89,12 @@ class ApiFact:
     sized_by: tuple[str, ...] = ()  # JAX: optional arguments that give a data-dependent result a static size
     # JAX: (option, value) pairs that make a data-dependent call compile (assume_unique_indices=True)
     lifted_by: tuple[tuple[str, bool], ...] = ()
+    # JAX: the arguments that drive a data-dependent result's shape (traced alone, the call still fails):
+    # jnp.delete's `obj`, both operands of jnp.setdiff1d; () when not measured
+    shape_args: tuple[str, ...] = ()
+    # JAX: optional array arguments under which the data-dependent verdict was measured to hold (bincount's weights)
+    holds_with: tuple[str, ...] = ()
+    jit_error: str | None = None  # JAX: the error class jax.jit raised on the probing call
     # "unary"/"binary": TensorFlow dispatches it elementwise (a ragged input gives a ragged result)
     elementwise: str | None = None
     # seeded random APIs: (variant, "matches"/"differs"), variants "default", "constant_seed",
@@ -146,7 +152,7 @@ class ApiFact:
         argument the probing call left out, besides names, dtypes and axes (unknown: assumed)."""
         if self.called_with is None:
             return True
-        return not given.difference(self.called_with).difference(_SHAPE_NEUTRAL_ARGS)
+        return not given.difference(self.called_with, self.holds_with).difference(_SHAPE_NEUTRAL_ARGS)
 
     def shape_depends_on_data(self, given: set[str] | frozenset[str]) -> bool:
         """The result has a data-dependent dimension in a call that passes ``given``: measured with
@@ -288,7 +294,7 @@ def _jax_entries() -> dict[str, dict[str, Any]]:
                                                  and entry.get("sized_by")):
             converted["dynamic_shape"] = True
             converted["data_dependent_shape"] = True
-        for key in ("params", "called_with", "sized_by", "lifted_by"):
+        for key in ("params", "called_with", "sized_by", "lifted_by", "shape_args", "holds_with", "jit_error"):
             if key in entry:
                 converted[key] = entry[key]
         entries[name] = converted
@@ -343,6 +349,9 @@ def lookup(name: str) -> ApiFact | None:
         structure=entry.get("structure"),
         sized_by=tuple(entry.get("sized_by", ())),
         lifted_by=tuple(sorted(entry.get("lifted_by", {}).items())),
+        shape_args=tuple(entry.get("shape_args", ())),
+        holds_with=tuple(entry.get("holds_with", ())),
+        jit_error=entry.get("jit_error"),
         elementwise=entry.get("elementwise"),
         xla_values=tuple(sorted(entry.get("xla_values", {}).items())),
         grad_conditions=tuple((c["argument"], c["value"], bool(c["grad_xla"]), tuple(c.get("grad_unsupported", ())))

@@ -248,9 +248,8 @@ def test_the_jax_boolean_functions_return_masks_that_fail_as_an_index_under_jit(
             jax.jit(lambda v: jax.numpy.sum(v[fn(*[v] * arity)]))(x)  # noqa: B023 - called at once
 
 
-@pytest.mark.xfail(strict=True, reason="review22: XLA207 skips a call when any probed argument is a literal "
-                   "(apicover22's jnp.delete(x, 0) exemption); the shape of setdiff1d/intersect1d follows the "
-                   "traced argument's values. Needs the table to record which arguments drive the shape.")
+# review22's regression (a literal argument exempted the whole call): the table's `shape_args` records
+# that both operands of setdiff1d/intersect1d drive the shape, only `obj` of jnp.delete
 @pytest.mark.parametrize("body", [
     "    return jnp.setdiff1d(x, 0)\n",
     "    return jnp.intersect1d(x, 2)\n",
@@ -263,4 +262,29 @@ def test_set_operation_with_one_literal_operand_still_fails_and_is_flagged(body:
         namespace["f"](jax.numpy.array([0, 3, 0, 2]))
     result = check_source(src, "case.py")
     assert result.error is None
-    assert "XLA207" in {d.code for d in result.diagnostics}, src  # flagged at ff9a4f01, not on main 8b94467e
+    assert "XLA207" in {d.code for d in result.diagnostics}, src
+
+
+@pytest.mark.parametrize(("body", "fixed"), [
+    # the table's `holds_with`: weights keep bincount's data-dependent length; `length=` sizes it
+    ("    return jnp.bincount(x, weights=x * 0.5)\n", "    return jnp.bincount(x, weights=x * 0.5, length=4)\n"),
+    # the table's `shape_args`: only jnp.delete's index drives its shape, so a literal index compiles
+    ("    return jnp.delete(x, x[0])\n", "    return jnp.delete(x, 0)\n"),
+    ("    return jnp.extract(x > 0, x)\n", "    return jnp.extract(x > 0, x, size=4)\n"),
+    ("    return jnp.setdiff1d(x, 0)\n", "    return jnp.setdiff1d(x, 0, size=4)\n"),
+])
+def test_the_error_class_named_is_the_one_jit_raises(body: str, fixed: str):
+    x = jax.numpy.array([0, 3, 0, 2])
+    for src, flagged in ((_HEAD + body, True), (_HEAD + fixed, False)):
+        result = check_source(src, "case.py")
+        assert result.error is None
+        messages = [d.message for d in result.diagnostics if d.code == "XLA207"]
+        assert bool(messages) is flagged, src
+        namespace: dict = {}
+        exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+        if not flagged:
+            namespace["f"](x)
+            continue
+        with pytest.raises(jax.errors.ConcretizationTypeError) as raised:
+            namespace["f"](x)
+        assert f"({type(raised.value).__name__})" in messages[0], (src, messages[0])

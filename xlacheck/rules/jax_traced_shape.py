@@ -11,10 +11,25 @@ from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 
 # Data-dependent results come from the JAX API table (``jit_error`` ConcretizationTypeError with the
 # probing call's arguments, ``sized_by`` the arguments that give a static size: jnp.nonzero,
-# jnp.where(c), jnp.unique, jnp.extract, jnp.bincount ...). Two the probe's call does not cover:
-# jnp.bincount with `weights` (the probe passes the ids alone) and jnp.repeat (data-dependent only
-# when `repeats` is an array, which the probe passes as a Python int).
-_NEED_SIZE = {"jnp.bincount": "length", "jnp.repeat": "total_repeat_length"}
+# jnp.where(c), jnp.unique, jnp.extract, jnp.bincount ...; `holds_with` the optional arrays measured
+# not to change that: jnp.bincount's `weights`). One the probe's call does not cover: jnp.repeat
+# (data-dependent only when `repeats` is an array, which the probe passes as a Python int).
+_NEED_SIZE = {"jnp.repeat": "total_repeat_length"}
+
+
+def _error(name: str) -> str:
+    """The error class jax.jit raised on the table's probing call of ``name`` (jnp.extract:
+    TracerBoolConversionError), ConcretizationTypeError where not measured."""
+    fact = api_table.fact_for(name)
+    return fact.jit_error if fact is not None and fact.jit_error else "ConcretizationTypeError"
+
+
+def _remedy(name: str) -> str:
+    """What makes a data-dependent call that no argument sizes compile: the boolean options the table
+    measured lifting it (jnp.delete's `assume_unique_indices=True`), else a mask."""
+    fact = api_table.fact_for(name)
+    lifting = ", ".join(f"`{p}={v}`" for p, v in fact.lifted_by) if fact is not None else ""
+    return f"pass {lifting} where that holds" if lifting else "compute with a mask (jnp.where) instead"
 
 
 def _literal(node: ast.AST) -> bool:
@@ -41,13 +56,18 @@ def _data_dependent(name: str, node: ast.Call) -> str | None:
     if any(p in lifting and not (isinstance(v, ast.Constant) and v.value is not lifting[p]) for p, v in given.items()):
         return None
     probed = set(fact.called_with or ())
-    # an argument the probe traced, spelled as a Python literal, is static here: jnp.delete(x, 0)
-    # compiles (the table's verdict holds for jnp.delete(x, idx) with idx traced)
-    if any(p in probed and _literal(v) for p, v in given.items()):
+    # the arguments the table measured as driving the shape (traced alone, the call still fails), all
+    # spelled as Python literals: static here, so it compiles (jnp.delete(x, 0): only `obj` drives it;
+    # jnp.setdiff1d(x, 0) still fails, `ar1` drives it too). Not measured: any probed literal exempts
+    drivers = [p for p in fact.shape_args if p in given] if fact.shape_args else [p for p in given if p in probed]
+    if fact.shape_args and all(_literal(given[p]) for p in drivers) or not fact.shape_args and any(
+            _literal(given[p]) for p in drivers):
         return None
     # other arguments keep the probe's verdict only when they are options spelled as literals
-    # (`return_counts=True`); jnp.where(c, x, y) with its branches is elementwise
-    if any(p not in probed and not (p in keywords and isinstance(v, ast.Constant)) for p, v in given.items()):
+    # (`return_counts=True`) or arrays it was measured with (jnp.bincount's `weights`);
+    # jnp.where(c, x, y) with its branches is elementwise
+    if any(p not in probed and p not in fact.holds_with and not (p in keywords and isinstance(v, ast.Constant))
+           for p, v in given.items()):
         return None
     return fact.sized_by[0] if fact.sized_by else ""  # "": no argument gives it a static size (jnp.trim_zeros)
 
@@ -273,6 +293,9 @@ class JaxTracedShape(Rule):
         # a false XLA207 before the table recorded `lifted_by`)
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(hand, card_idx):\n"
                 "    return jnp.delete(hand, card_idx, axis=0, assume_unique_indices=True)\n"),
+        # weighted counts with a static length compile (the table's `holds_with` and `sized_by`)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(ids, w):\n"
+                "    return jnp.bincount(ids, weights=w, length=8)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
@@ -341,15 +364,16 @@ class JaxTracedShape(Rule):
                             "traced values, so tracing fails (ConcretizationTypeError); pass a static `num_segments`"),
                 )),
         # jnp.extract / jnp.compress select by a mask: the table measures their result shape following
-        # the mask's values (they raise TracerBoolConversionError, a ConcretizationTypeError)
+        # the mask's values (they raise TracerBoolConversionError, a ConcretizationTypeError; the message
+        # names the class the table measured)
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(scores, keep):\n"
                 "    kept = jnp.extract(keep > 0, scores)\n"
                 "    return jnp.compress(keep > 0, scores).sum() + kept.sum()\n",
                 expected=(
                     (5, 12, "jnp.extract without `size=` under jax.jit: its output size depends on traced values, so "
-                            "tracing fails (ConcretizationTypeError); pass a static `size`"),
+                            "tracing fails (TracerBoolConversionError); pass a static `size`"),
                     (6, 12, "jnp.compress without `size=` under jax.jit: its output size depends on traced values, "
-                            "so tracing fails (ConcretizationTypeError); pass a static `size`"),
+                            "so tracing fails (TracerBoolConversionError); pass a static `size`"),
                 )),
         # a static repeat count does not make the axis static (the table's static_args for jnp.repeat;
         # api_coverage jax-const)
@@ -358,6 +382,29 @@ class JaxTracedShape(Rule):
                 expected=(
                     (5, 12, "`axis` of jnp.repeat is a traced value under jax.jit: shapes must be static "
                             "(ConcretizationTypeError); use a static bound or static_argnums"),
+                )),
+        # a literal second operand: the table's `shape_args` measures the first driving the shape too
+        # (review22: a literal argument exempted the whole call)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(labels):\n"
+                "    return jnp.setdiff1d(labels, 0).sum()\n",
+                expected=(
+                    (5, 12, "jnp.setdiff1d without `size=` under jax.jit: its output size depends on traced values, "
+                            "so tracing fails (ConcretizationTypeError); pass a static `size`"),
+                )),
+        # weighted counts: the table measures `weights` keeping the verdict (`holds_with`)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(ids, w):\n"
+                "    return jnp.bincount(ids, weights=w)\n",
+                expected=(
+                    (5, 12, "jnp.bincount without `length=` under jax.jit: its output size depends on traced values, "
+                            "so tracing fails (ConcretizationTypeError); pass a static `length`"),
+                )),
+        # a traced index: the message names the option the table measured lifting it
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(hand, card_idx):\n"
+                "    return jnp.delete(hand, card_idx, axis=0)\n",
+                expected=(
+                    (5, 12, "jnp.delete under jax.jit: its output size depends on traced values and no argument "
+                            "gives it a static size, so tracing fails (ConcretizationTypeError); pass "
+                            "`assume_unique_indices=True` where that holds"),
                 )),
     )
 
@@ -375,14 +422,13 @@ class JaxTracedShape(Rule):
         need = _NEED_SIZE.get(name) or _data_dependent(name, node)
         if need == "":
             ctx.report(self, node, f"{name} under jax.jit: its output size depends on traced values and no argument "
-                                   "gives it a static size, so tracing fails (ConcretizationTypeError); compute with "
-                                   "a mask (jnp.where) instead")
+                                   f"gives it a static size, so tracing fails ({_error(name)}); {_remedy(name)}")
             return
         if need is not None:
             given = any(kw.arg == need for kw in node.keywords)
             if not given and (name != "jnp.repeat" or _traced(ctx.flags(argument(node, 1, "repeats")))):
                 ctx.report(self, node, f"{name} without `{need}=` under jax.jit: its output size depends on traced "
-                                       f"values, so tracing fails (ConcretizationTypeError); pass a static `{need}`")
+                                       f"values, so tracing fails ({_error(name)}); pass a static `{need}`")
                 return
             # sized (or repeats a Python value): its other static arguments still must be static
             # (jnp.repeat's `axis`, the table's static_args)
@@ -411,7 +457,7 @@ class JaxTracedShape(Rule):
         if need:  # x.nonzero(): the method is jnp.nonzero(x)
             if _traced(k) and not any(kw.arg == need for kw in node.keywords):
                 ctx.report(self, node, f".{f.attr}() (jnp.{f.attr}) without `{need}=` under jax.jit: its output size "
-                                       "depends on traced values, so tracing fails (ConcretizationTypeError); pass a "
+                                       f"depends on traced values, so tracing fails ({_error(name)}); pass a "
                                        f"static `{need}`")
             return
         for keyword, arg in static_arguments(name, as_function):
