@@ -105,11 +105,11 @@ def test_the_run_sets_their_findings_aside(tmp_path: Path) -> None:
     aside = sorted((s.diagnostic.line, s.reason, s.why.split(":")[0]) for s in result.set_aside)
     assert aside == [
         (12, SetAsideReason.UNUSED_CLASS, "no file of the project names class Unused outside its own body "
-         "(or the bodies of classes never named themselves)"),
+         "(or the bodies of classes never named themselves, or branches a flag nothing sets keeps shut)"),
         (17, SetAsideReason.UNUSED_CLASS, "no file of the project names class OnlyInHolder outside its own body "
-         "(or the bodies of classes never named themselves)"),
+         "(or the bodies of classes never named themselves, or branches a flag nothing sets keeps shut)"),
         (31, SetAsideReason.UNUSED_CLASS, "no file of the project names class OnlyInTests outside its own body "
-         "(or the bodies of classes never named themselves)")]
+         "(or the bodies of classes never named themselves, or branches a flag nothing sets keeps shut)")]
 
 
 def test_the_engine_takes_the_steps_of_unused_classes_away() -> None:
@@ -267,3 +267,70 @@ def test_a_script_nothing_runs_imports_runs_only_what_its_main_block_reaches(tmp
     for name, extra in (("live", {"pkg/train.py": live}), ("fire", {"pkg/vendor/loss.py": fire})):
         _write(tmp_path / name, files | extra)
         assert not {"SILogLoss", "scale_and_shift"} & set(_unused(tmp_path / name).get("loss.py", [])), name
+
+
+# taming-transformers (docs/real-code-judgments-22.md, judged false) and dalle-lightning: the discriminator builds
+# ActNorm only when use_actnorm is true; its default is False and no call, config or script passes another value
+FLAG_NORMS = """
+import torch
+from torch import nn
+
+
+class ActNorm(nn.Module):
+    def forward(self, x):
+        if self.initialized.item() == 0:
+            self.initialize(x)
+        return x
+"""
+FLAG_DISC = """
+import torch
+from torch import nn
+from pkg.norms import ActNorm
+
+
+class Disc(nn.Module):
+    def __init__(self, channels=3, layers=3, use_actnorm=False):
+        super().__init__()
+        if not use_actnorm:
+            norm = nn.BatchNorm2d
+        else:
+            norm = ActNorm
+        self.norm = norm(channels)
+"""
+FLAG_LOSS = """
+import torch
+from torch import nn
+from pkg.disc import Disc
+
+
+class Loss(nn.Module):
+    def __init__(self, start, weight=1.0, use_actnorm=False):
+        super().__init__()
+        self.disc = Disc(channels=3, use_actnorm=use_actnorm)
+"""
+FLAGS = {"setup.py": "", "pkg/__init__.py": "", "pkg/norms.py": FLAG_NORMS, "pkg/disc.py": FLAG_DISC,
+         "pkg/loss.py": FLAG_LOSS, "configs/run.yaml": "loss:\n  target: pkg.loss.Loss\n  params:\n    start: 100\n"}
+
+
+def test_a_class_built_only_in_a_branch_a_flag_nothing_sets_keeps_shut_is_unused(tmp_path: Path) -> None:
+    # Python binds the default whenever a call leaves the parameter out: the else of `if not use_actnorm` never
+    # runs, so neither its ActNorm nor the import that only it uses names the class
+    _write(tmp_path, FLAGS)
+    assert _unused(tmp_path) == {"norms.py": ["ActNorm"]}
+
+
+def test_a_flag_something_may_set_opens_its_branch(tmp_path: Path) -> None:
+    cases = {
+        "config": {"configs/run.yaml": FLAGS["configs/run.yaml"] + "    use_actnorm: true\n"},
+        "keyword": {"pkg/build.py": "from pkg.loss import Loss\nLOSS = Loss(100, use_actnorm=True)\n"},
+        "positional": {"pkg/build.py": "from pkg.disc import Disc\nDISC = Disc(3, 3, True)\n"},
+        "star": {"pkg/build.py": "from pkg.disc import Disc\nDISC = Disc(*ARGS)\n"},
+        "string": {"pkg/build.py": "KWARGS = {'use_actnorm': True}\n"},
+        "attribute": {"pkg/build.py": "def on(args):\n    return args.use_actnorm\n"},
+        "assigned": {"pkg/build.py": "use_actnorm = True\n"},
+        "truthy default": {"pkg/build.py": "def make(use_actnorm=True):\n    return use_actnorm\n"},
+        "other name used": {"pkg/build.py": "from pkg.norms import ActNorm\nNORM = ActNorm()\n"},
+    }
+    for name, extra in cases.items():
+        _write(tmp_path / name, FLAGS | extra)
+        assert "ActNorm" not in _unused(tmp_path / name).get("norms.py", []), name

@@ -1060,6 +1060,9 @@ def _script_only_uses(root: str, found: Sequence[str], candidates: Sequence[str]
     return out
 
 
+_IMPORT_LINE = re.compile(r"\s*(?:from|import)\s")
+
+
 def _unused(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[str, dict[str, str]]:
     """:func:`unused_classes` over the files :func:`_reach_files` found under ``root``."""
     from xlacheck.engine import is_test_file
@@ -1099,13 +1102,25 @@ def _unused(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[
                 return (path, n)
         return None
 
+    shut = _shut_lines({q for v in uses.values() for q, _ in v}, texts)
+
+    def shut_use(name: str, path: str, line: int) -> bool:
+        """A use in a branch that never runs (:func:`_shut_lines`), or the import of a name the file uses only
+        in such branches."""
+        if any(a <= line <= b for a, b in shut.get(path, ())):
+            return True
+        if path not in shut or not _IMPORT_LINE.match(by_path[path].splitlines()[line - 1]):
+            return False
+        rest = [k for q, k in uses[name] if q == path and k != line]
+        return bool(rest) and all(any(a <= k <= b for a, b in shut[path]) for k in rest)
+
     changed = True
-    while changed:  # a name counts where it is written outside its own body and outside unused classes
+    while changed:  # a name counts where it is written outside its own body, unused classes and shut branches
         changed = False
         for p, n in sorted(unused):
             for q, line in uses[n]:
                 where = inside(q, line)
-                if where == (p, n) or where in unused:
+                if where == (p, n) or where in unused or shut_use(n, q, line):
                     continue
                 unused.discard((p, n))
                 changed = True
@@ -1114,7 +1129,8 @@ def _unused(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[
     for p, n in sorted(unused):
         out.setdefault(p, {})[n] = (
             f"no file of the project names class {n} outside its own body (or the bodies of classes never "
-            f"named themselves): nothing builds it or calls its methods (checked {len(texts)} files under {root})")
+            f"named themselves, or branches a flag nothing sets keeps shut): nothing builds it or calls its methods "
+            f"(checked {len(texts)} files under {root})")
     found_out = {path: out[os.path.abspath(path)] for path in candidates if os.path.abspath(path) in out}
     for path, names_why in scripts.items():
         found_out[path] = {**names_why, **found_out.get(path, {})}
@@ -1312,3 +1328,140 @@ def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
             reached.add(m)
             stack.append(m)
     return reached
+
+
+# --- flags nothing sets: the branches a falsy default keeps shut ------------------------------------
+
+
+def _falsy(node: ast.AST | None) -> bool:
+    """Whether ``node`` is the literal False, None or 0."""
+    return isinstance(node, ast.Constant) and (node.value is None or node.value is False
+                                               or (type(node.value) is int and node.value == 0))
+
+
+def _defaults(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> dict[str, ast.expr | None]:
+    """Parameter name -> its default (None: no default) of a def or lambda."""
+    a = f.args
+    positional = a.posonlyargs + a.args
+    out: dict[str, ast.expr | None] = {p.arg: None for p in positional}
+    for p, d in zip(positional[len(positional) - len(a.defaults):], a.defaults):
+        out[p.arg] = d
+    for p, kd in zip(a.kwonlyargs, a.kw_defaults):
+        out[p.arg] = kd
+    return out
+
+
+def _shut_branches(tree: ast.Module) -> list[tuple[str, str, int, int]]:
+    """(flag, def name, first line, last line) of the branches a parameter with a falsy default keeps shut
+    if nothing passes it: the body of ``if flag:`` and the ``else`` of ``if not flag:`` in the def whose
+    parameter it is (a def that assigns the name itself is left out)."""
+    out: list[tuple[str, str, int, int]] = []
+    for f in ast.walk(tree):
+        if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        flags = {n for n, d in _defaults(f).items() if _falsy(d)}
+        if not flags:
+            continue
+        stored = {n.id for n in ast.walk(f) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        for node in ast.walk(f):
+            if not isinstance(node, (ast.If, ast.IfExp)):
+                continue
+            test, shut = node.test, node.body
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                test, shut = test.operand, node.orelse
+            if not (isinstance(test, ast.Name) and test.id in flags and test.id not in stored) or not shut:
+                continue
+            parts = shut if isinstance(shut, list) else [shut]
+            out.append((test.id, f.name, parts[0].lineno, max(p.end_lineno or p.lineno for p in parts)))
+    return out
+
+
+def _parsed(text: str) -> ast.Module | None:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _never_set(flag: str, texts: Sequence[tuple[str, str]]) -> bool:
+    """Whether no file of the project can set parameter ``flag`` to anything but a falsy literal: every
+    file that writes the word is Python, where each def taking it gives it a falsy literal default, each
+    keyword passes it on (``flag=flag``) or passes a falsy literal, and it is otherwise only read as a
+    plain name: no config, script or doc names it, no string (a dict key, ``getattr``, an argparse option)
+    holds it, no attribute carries it, nothing assigns it; and no call by the name of a def taking it
+    passes positional arguments as far as it (or ``*args``)."""
+    word = re.compile(r"(?<!\w)" + re.escape(flag) + r"(?!\w)")
+    takers: dict[str, int] = {}  # def name (a class for __init__) -> the most positional arguments a call may pass
+    trees: list[ast.Module] = []
+    for path, text in texts:
+        if not word.search(text):
+            continue
+        tree = _parsed(text) if path.endswith(".py") else None
+        if tree is None:
+            return False
+        trees.append(tree)
+        owner: dict[ast.AST, str] = {}
+        for cls in ast.walk(tree):
+            if isinstance(cls, ast.ClassDef):
+                for s in cls.body:
+                    owner[s] = cls.name
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                defaults = _defaults(node)
+                if flag in defaults and not _falsy(defaults[flag]):
+                    return False
+                positional = [p.arg for p in node.args.posonlyargs + node.args.args]
+                if flag in positional and not isinstance(node, ast.Lambda):
+                    bound = 1 if node in owner and positional[0] in ("self", "cls") else 0
+                    name = owner[node] if node.name == "__init__" and node in owner else node.name
+                    takers[name] = min(takers.get(name, 1 << 20), positional.index(flag) - bound)
+            elif isinstance(node, ast.keyword) and node.arg == flag:
+                if not (_falsy(node.value) or isinstance(node.value, ast.Name) and node.value.id == flag):
+                    return False
+            elif isinstance(node, ast.Name) and node.id == flag and not isinstance(node.ctx, ast.Load):
+                return False
+            elif isinstance(node, ast.Attribute) and node.attr == flag:
+                return False
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and word.search(node.value):
+                return False
+    if not takers:
+        return False
+    callee = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, takers))) + r")\s*\(")
+    for path, text in texts:
+        if not path.endswith(".py") or not callee.search(text):
+            continue
+        tree = _parsed(text)
+        if tree is None:
+            return False
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            called = node.func.id if isinstance(node.func, ast.Name) else (
+                node.func.attr if isinstance(node.func, ast.Attribute) else "")
+            if called in takers and (len(node.args) > takers[called]
+                                     or any(isinstance(a, ast.Starred) for a in node.args)):
+                return False
+    return True
+
+
+def _shut_lines(paths: set[str], texts: Sequence[tuple[str, str]]) -> dict[str, list[tuple[int, int]]]:
+    """Per path of ``paths``: the (first, last) lines of the branches that never run because the parameter that
+    opens them has a falsy default and nothing in the project passes it another value (:func:`_never_set`):
+    taming-transformers' ``NLayerDiscriminator(use_actnorm=False)`` builds ``ActNorm`` only under
+    ``else`` of ``if not use_actnorm``, and no call or config passes ``use_actnorm``. Python binds the
+    default whenever a call leaves the parameter out, so the branch stays shut in every run."""
+    by_path = dict(texts)
+    branches: dict[str, list[tuple[str, int, int]]] = {}
+    for path in sorted(paths):
+        tree = _parsed(by_path.get(path, "")) if path.endswith(".py") else None
+        if tree is not None:
+            branches[path] = [(flag, a, b) for flag, _, a, b in _shut_branches(tree)]
+    verdict: dict[str, bool] = {}
+    out: dict[str, list[tuple[int, int]]] = {}
+    for path, found in branches.items():
+        for flag, a, b in found:
+            if flag not in verdict:
+                verdict[flag] = _never_set(flag, texts)
+            if verdict[flag]:
+                out.setdefault(path, []).append((a, b))
+    return out

@@ -36,6 +36,9 @@ _BRANCH_FIX = ("the branch needs the value now, so a step closure cannot defer i
 # A size needs the value now too, and a new value is a new graph: no closure can defer it.
 _SIZE_FIX = ("a size must be a Python int: keep a static size (pad to a fixed bound and mask the tail) or "
              "compute it from shapes, not from values")
+# A number parameter (F.pad's `value`, a Python float in the schema) converts a tensor with `.item()`.
+_NUMBER_FIX = ("the parameter takes a Python number: pass one, or apply the tensor's value on the device "
+               "(`F.pad`: pad with 0, then `torch.where` over the padded positions)")
 # A 0-d integer tensor as an index is read as a Python int; a 1-element index tensor stays on the device.
 _INDEX_READ = "a 0-d integer tensor as an index"
 _INDEX_FIX = ("index with a 1-element tensor instead (`v.index_select(0, i.view(1)).squeeze(0)`): a tensor index "
@@ -403,9 +406,13 @@ def _size_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None],
         name = resolve(f)
         if name in reading and name.startswith("torch."):
             args = node.args[1:] if name in _INPUT_FIRST else node.args
-            if any(device_size(a) for a in args) or any(device_size(k.value) for k in node.keywords
-                                                        if k.arg not in ("input", "device", "dtype", "generator")):
+            keywords = [k for k in node.keywords if k.arg not in ("input", "device", "dtype", "generator")
+                        and device_size(k.value)]
+            size = rows[name].get("argument")
+            if any(device_size(a) for a in args) or any(k.arg == size or size is None for k in keywords):
                 out.append((node, f"a tensor as a size of `{name}`"))
+            elif keywords:  # a number parameter (F.pad's `value`): the host converts the tensor to a Python number
+                out.append((node, f"a tensor as the number `{keywords[0].arg}` of `{name}`"))
         elif isinstance(f, ast.Attribute) and f.attr in methods and torch.tensor(f.value) \
                 and not torch.of(f.value) & CPU:
             if any(device_size(a) for a in node.args) or any(device_size(k.value) for k in node.keywords):
@@ -1042,6 +1049,19 @@ class TorchHostSyncInStep(ModuleRule):
                             "now, so a step closure cannot defer it: decide on the device (`torch.where`, a masked "
                             "update) or test the value after `torch_xla.sync()` (every N steps)"),
                 )),
+        # F.pad's `value` is a number parameter (a Python float in the schema): a device tensor there is read
+        # back once per call (naturalspeech2's aligner, corpora22); the message names `value`, not the size
+        Example("import torch\nimport torch.nn.functional as F\n\ndef train(model, loader, opt):\n"
+                "    fill = torch.tensor(-1e9)\n    for x in loader:\n        fill = model(x).min()\n"
+                "        y = F.pad(x, (0, 1), value=fill)\n        model(y).sum().backward()\n        opt.step()\n",
+                torch_xla=True,
+                expected=(
+                    (8, 13, "a tensor as the number `value` of `torch.nn.functional.pad` reads a torch tensor on "
+                            "the host inside a torch_xla step (a training loop on the XLA device): the pending graph "
+                            "runs and is cut here; the parameter takes a Python number: pass one, or apply the "
+                            "tensor's value on the device (`F.pad`: pad with 0, then `torch.where` over the padded "
+                            "positions)"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -1085,7 +1105,8 @@ class TorchHostSyncInStep(ModuleRule):
                     and id(node) not in no_fix:
                 fixed.add(id(stmt))  # one fix per statement, on its first finding
                 fix = _closure_fix(ctx, stmt, by_stmt[id(stmt)], step)
-            advice = _BRANCH_FIX if what in _BRANCHES else _SIZE_FIX if what.startswith("a tensor as a") \
+            advice = _BRANCH_FIX if what in _BRANCHES else _NUMBER_FIX if what.startswith("a tensor as the number") \
+                else _SIZE_FIX if what.startswith("a tensor as a") \
                 else _INDEX_FIX if what == _INDEX_READ else _ARGUMENT_FIX if " without `" in what \
                 else _SAVE_FIX if what.startswith("`torch.save") else _FIX
             ctx.report(self, node, f"{what} reads a torch tensor on the host inside a torch_xla step ({where}): "
