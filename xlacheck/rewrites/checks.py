@@ -27,7 +27,7 @@ from xlacheck.rewrites._fix import make_fix, replace, replace_block, rewriter
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.handlers import who_catches
 from xlacheck.rewrites.shape_conditions import UNKNOWN_DIMS, python_shape_test, static_test
-from xlacheck.rewrites.truth import truth
+from xlacheck.rewrites.truth import sequence_equality, truth
 
 CHECK_NOTE = ("XLA drops the check under jit_compile; eagerly and in tf.function a failure raises "
               "InvalidArgumentError instead of {exc}")
@@ -61,15 +61,6 @@ def split_guards(test: ast.expr) -> tuple[list[ast.expr], ast.expr]:
     return [], test
 
 
-def _sequence_equality(test: ast.AST) -> bool:
-    """``[a, t] == [b, c]`` anywhere in the condition: Python's sequence equality asks each element
-    comparison for its truth, so the condition cannot be handed to ``tf.debugging.Assert`` as it is
-    (it would still raise while tracing); no fix is offered."""
-    return any(isinstance(n, ast.Compare) and any(isinstance(op, (ast.Eq, ast.NotEq)) for op in n.ops)
-               and any(isinstance(side, (ast.List, ast.Tuple)) for side in (n.left, *n.comparators))
-               for n in ast.walk(test))
-
-
 def _literal_message(node: ast.AST | None) -> bool:
     return node is None or (isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)))
 
@@ -92,7 +83,7 @@ def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
     guards, test = split_guards(node.test)
     if _python_guard(test) or python_shape_test(src, test) or (guards and not src.alone_on_lines(node, node)):
         return None  # a Python-level condition is no tensor check
-    if _sequence_equality(test):
+    if sequence_equality(test):
         return None
     cond = truth(src, test, False, reasons)
     if _literal_message(node.msg):
@@ -132,7 +123,7 @@ def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise, on_false: bool =
         return None
     reasons: list[str] = []
     guards, test = split_guards(node.test)
-    if _python_guard(test) or (on_false and guards) or _sequence_equality(test):
+    if _python_guard(test) or (on_false and guards) or sequence_equality(test):
         return None  # a Python-level condition is no tensor check; a sequence equality has no Assert form
     cond = truth(src, test, not on_false, reasons)
     exc = raise_.exc
