@@ -248,6 +248,9 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA302-invalid-6", "f", lambda: (tf.ones([2, 5]),), "fails"),  # range(1, tf.shape(x)[1])
     ("XLA302-invalid-7", "f", lambda: (tf.ones([2, 6]),), "fails"),  # int(tf.shape(x)[1])
     ("XLA302-valid-9", "f", lambda: (tf.ones([2, 5]),), "compiles"),  # range(1, x.shape[1])
+    # reports23-tf: list equality reaching a tensor element asks it for a Python bool; shape entries are ints
+    ("XLA102-invalid-5", "f", lambda: (tf.constant([6, 3]),), "fails"),  # shape_list(mask) == [2, slen]
+    ("XLA102-valid-7", "f", lambda: (tf.constant([6, 3]),), "compiles"),  # shape_list(mask) == [bs, slen]
 ]
 
 

@@ -670,6 +670,9 @@ class ValueEnv:
                 # spec or a mesh that the framework built is no array, so neither is what is compared
                 # with it (a tensor-or-structure here is the structure)
                 return 0
+            listed = self._listed_tensor(e)  # type: ignore[arg-type]
+            if listed:
+                return _combine(listed & ~PYLIST) | BOOL
             k = 0
             for pk in parts:
                 k |= pk
@@ -890,6 +893,32 @@ class ValueEnv:
         that import torch (torch tensors are not in the table) nor for private or dunder names."""
         return not attr.startswith("_") and "torch" not in self.aliases.frameworks and \
             attr not in TENSOR_MEMBER_NAMES
+
+    def _listed_tensor(self, e: ast.Compare) -> int:
+        """The flags of the tensors a list or tuple display holds when Python's ``==``/``!=`` of it
+        must ask a tensor for its truth: sequence equality compares element by element and calls
+        ``bool()`` on each result, and an element comparison with a tensor is an elementwise tensor.
+        So ``assert shape_list(m) == [bs, tf.reduce_max(lengths)]`` raises "Using a symbolic
+        tf.Tensor as a Python bool" in every tf.function, AutoGraph on or off, even when the result
+        is never used (measured, TF 2.21). 0 unless one ``==``/``!=`` compares a display holding a
+        computed tensor (not a bare parameter, not a shape entry that may be an int) with something
+        that is not a display of another length (then Python answers False without comparing)."""
+        if len(e.ops) != 1 or type(e.ops[0]) not in (ast.Eq, ast.NotEq):
+            return 0
+        sides = (e.left, e.comparators[0])
+        k = 0
+        for side, other in (sides, sides[::-1]):
+            if type(side) not in (ast.List, ast.Tuple):
+                continue
+            if type(other) in (ast.List, ast.Tuple) and len(other.elts) != len(side.elts):  # type: ignore[attr-defined]
+                return 0
+            if any(type(elt) is ast.Starred for elt in side.elts):  # type: ignore[attr-defined]
+                return 0
+            for elt in side.elts:  # type: ignore[attr-defined]
+                ek = self.flags(elt)
+                if is_computed_tensor(ek) and not ek & OPAQUE:
+                    k |= ek
+        return k
 
     def _enum_member(self, e: ast.expr) -> bool:
         """``Mode.TRAIN``, ``utils.BCType.NEUMANN``: a member of a plain Enum class (:attr:`plain_enums`),

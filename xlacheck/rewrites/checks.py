@@ -27,7 +27,7 @@ from xlacheck.rewrites._fix import make_fix, replace, replace_block, rewriter
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.handlers import who_catches
 from xlacheck.rewrites.shape_conditions import UNKNOWN_DIMS, python_shape_test, static_test
-from xlacheck.rewrites.truth import truth
+from xlacheck.rewrites.truth import sequence_equality, truth
 
 CHECK_NOTE = ("XLA drops the check under jit_compile; eagerly and in tf.function a failure raises "
               "InvalidArgumentError instead of {exc}")
@@ -83,6 +83,8 @@ def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
     guards, test = split_guards(node.test)
     if _python_guard(test) or python_shape_test(src, test) or (guards and not src.alone_on_lines(node, node)):
         return None  # a Python-level condition is no tensor check
+    if sequence_equality(test):
+        return None
     cond = truth(src, test, False, reasons)
     if _literal_message(node.msg):
         message = src.segment(node.msg) if node.msg is not None else repr(f"assertion failed: {src.segment(node.test)}")
@@ -121,8 +123,8 @@ def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise, on_false: bool =
         return None
     reasons: list[str] = []
     guards, test = split_guards(node.test)
-    if _python_guard(test) or (on_false and guards):
-        return None  # a Python-level condition is no tensor check
+    if _python_guard(test) or (on_false and guards) or sequence_equality(test):
+        return None  # a Python-level condition is no tensor check; a sequence equality has no Assert form
     cond = truth(src, test, not on_false, reasons)
     exc = raise_.exc
     kind = dotted(exc.func if isinstance(exc, ast.Call) else exc) if exc is not None else None

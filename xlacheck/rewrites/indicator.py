@@ -78,7 +78,8 @@ from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.checks import rewrite_raise
 from xlacheck.rewrites.dtypes import FLOATING, certain_dtype
 from xlacheck.rewrites.shape_conditions import UNKNOWN_DIMS, python_shape_test, static_test
-from xlacheck.rewrites.truth import LAZY, NOT_SCALAR, bool_condition, lazy_operands, none_guards, python_identity
+from xlacheck.rewrites.truth import (LAZY, NOT_SCALAR, bool_condition, lazy_operands, none_guards, python_identity,
+                                      sequence_equality)
 from xlacheck.rewrites.unbound import local_bound_before, unbound_reasons
 
 SHAPES = "cannot prove both branches have the same shape and dtype ({a} / {b}); tf.where broadcasts them"
@@ -288,7 +289,7 @@ def _raise_then_else(src: Source, node: ast.If, raise_: ast.Raise, on_false: boo
 # -- ternary ------------------------------------------------------------------------------------
 @rewriter(ast.IfExp)
 def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
-    if not isinstance(node, ast.IfExp) or src.tf is None or python_identity(node.test):
+    if not isinstance(node, ast.IfExp) or src.tf is None or python_identity(node.test) or sequence_equality(node.test):
         return None
     shaped, fix = _shape_test(src, node.test)
     if shaped:
@@ -316,7 +317,7 @@ def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
         return fix
     while isinstance(src.parents.get(node), ast.If) and src.parents[node].orelse == [node]:  # type: ignore[attr-defined]
         node = src.parents[node]  # an `elif`: the chain is rewritten from its `if`
-    if python_identity(node.test) or _python_call_test(src, node.test):
+    if python_identity(node.test) or _python_call_test(src, node.test) or sequence_equality(node.test):
         return None
     if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
         chain = _rewrite_chain(src, node)

@@ -32,6 +32,7 @@ from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._fix import make_fix, replace_block, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.jax_conditions import _plain, _pred, _reasons, jax_target
+from xlacheck.rewrites.truth import sequence_equality
 
 ON_DEVICE = ("the check runs in a host callback when the compiled code runs: the exception reaches the caller wrapped "
              "in JAX's runtime error (JaxRuntimeError), a message that formats traced values shows tracers, and "
@@ -50,7 +51,7 @@ def _check(src: Source, jax: str, node: ast.stmt, pred: str, raised: str) -> Fix
 @rewriter(ast.If, ast.Assert)
 def rewrite_jax_check(src: Source, node: ast.AST) -> Fix | None:
     jax = jax_target(src, node)
-    if jax is None:
+    if jax is None or isinstance(node, (ast.Assert, ast.If)) and sequence_equality(node.test):
         return None
     if isinstance(node, ast.Assert):
         if not _plain(src, node.test, *([node.msg] if node.msg is not None else [])) \

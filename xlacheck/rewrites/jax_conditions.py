@@ -42,7 +42,7 @@ from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg
 from xlacheck.rewrites._fix import make_fix, replace, replace_block, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, jax_alias, module_alias, needs_jax_import  # noqa: F401 (re-exported)
-from xlacheck.rewrites.truth import LAZY
+from xlacheck.rewrites.truth import LAZY, sequence_equality
 from xlacheck.rewrites.loop_returns import PURE_BUILTINS
 
 TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of the untaken one run while tracing, "
@@ -112,7 +112,7 @@ def jax_target(src: Source, node: ast.AST) -> str | None:
 @rewriter(ast.IfExp, ast.If)
 def rewrite_jax_cond(src: Source, node: ast.AST) -> Fix | None:
     jax = jax_target(src, node)
-    if jax is None:
+    if jax is None or isinstance(node, (ast.If, ast.IfExp)) and sequence_equality(node.test):
         return None
     if isinstance(node, ast.IfExp):
         if not _plain(src, node):
@@ -449,6 +449,8 @@ def rewrite_jax_loop(src: Source, node: ast.AST) -> Fix | None:
     if isinstance(loop, ast.Call) and isinstance(src.parents.get(loop), ast.For):
         loop = src.parents.get(loop)  # the finding on `range(n)`
     if not isinstance(loop, (ast.While, ast.For)) or loop.orelse or not src.alone_on_lines(loop, loop):
+        return None
+    if isinstance(loop, ast.While) and sequence_equality(loop.test):
         return None
     if not _plain(src, loop, *loop.body):
         return None

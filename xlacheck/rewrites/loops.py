@@ -33,7 +33,7 @@ from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_k
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, counter_start, dtype_of_source
-from xlacheck.rewrites.truth import bool_condition
+from xlacheck.rewrites.truth import bool_condition, sequence_equality
 from xlacheck.rewrites.loop_returns import PURE_BUILTINS
 
 _STAGED_GROWTH = ("{loop} is staged as a tf.while_loop inside tf.function: a Python list appended to in its body "
@@ -383,6 +383,8 @@ def rewrite_while(src: Source, node: ast.AST) -> Fix | None:
         return None
     loop = node if isinstance(node, ast.While) else src.parents.get(node)
     if not isinstance(loop, ast.While) or loop.orelse or (node is not loop and node is not loop.test):
+        return None
+    if sequence_equality(loop.test):
         return None
     names = carried_names(src, loop)
     if names is None or not src.alone_on_lines(loop, loop):

@@ -203,6 +203,16 @@ def none_binding(src: Source, node: ast.AST) -> ast.AST | None:
     return None
 
 
+def sequence_equality(test: ast.AST) -> bool:
+    """``[a, t] == [b, c]`` (or ``!=``, a tuple) anywhere in the test: Python's sequence equality asks
+    each element comparison for ``bool()`` before any rewrite could see a tensor, so the test raises
+    while tracing whatever it is handed to (``tf.where``, ``tf.cond``, ``tf.debugging.Assert``,
+    ``jax.lax.cond``): no rewrite of it is a fix (measured, TF 2.21 and jax.jit)."""
+    return any(isinstance(n, ast.Compare) and any(isinstance(op, (ast.Eq, ast.NotEq)) for op in n.ops)
+               and any(isinstance(side, (ast.List, ast.Tuple)) for side in (n.left, *n.comparators))
+               for n in ast.walk(test))
+
+
 def python_identity(test: ast.expr) -> bool:
     """The test is made only of identity comparisons (``x is None``, ``a is not b``), joined by
     ``and``/``or``/``not``: a Python bool whatever its operands hold, so no tensor condition to

@@ -118,6 +118,24 @@ class TensorAssertStatement(Rule):
                 assert tree_utils.first_dim(datas) == length, "one step per datum"
                 return jnp.sum(datas)
         """),
+        # a list of shape entries compared with another: Python ints while tracing (static shapes), no tensor
+        Example("""
+            import tensorflow as tf
+
+
+            def shape_list(t):
+                static = t.shape.as_list()
+                dynamic = tf.shape(t)
+                return [dynamic[i] if s is None else s for i, s in enumerate(static)]
+
+
+            @tf.function(jit_compile=True)
+            def f(lengths):
+                mask = tf.range(6)[None, :] < lengths[:, None]
+                bs, slen = shape_list(mask)
+                assert shape_list(mask) == [bs, slen]
+                return mask
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
@@ -157,6 +175,29 @@ class TensorAssertStatement(Rule):
             (9, 5, '`assert` on a traced array under jax.jit: Python asks for its truth while tracing, which '
                     'fails with TracerBoolConversionError; use jax.experimental.checkify.check, or check '
                     'outside the jitted function'),
+        )),
+        # reports23-tf (transformers#19030): Python's list equality asks each element comparison for its truth,
+        # and `6 == slen` with a tensor `slen` is an elementwise tensor: it raises in every tf.function
+        Example("""
+            import tensorflow as tf
+
+
+            def shape_list(t):
+                static = t.shape.as_list()
+                dynamic = tf.shape(t)
+                return [dynamic[i] if s is None else s for i, s in enumerate(static)]
+
+
+            @tf.function(jit_compile=True)
+            def f(lengths):
+                slen = tf.reduce_max(lengths)
+                mask = tf.range(6)[None, :] < lengths[:, None]
+                assert shape_list(mask) == [2, slen]
+                return mask
+        """, expected=(
+            (14, 5, '`assert` on a tensor: AutoGraph does not convert assert statements, so tracing fails '
+                    "with 'Using a symbolic tf.Tensor as a Python bool'; use tf.debugging.assert_* (XLA drops "
+                    'the check, eager mode keeps it)'),
         )),
     )
 
