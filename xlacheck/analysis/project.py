@@ -42,6 +42,7 @@ from xlacheck.analysis.contexts import (
 )
 from xlacheck.analysis.fixpoint import settle
 from xlacheck.analysis.imports import canonical_module
+from xlacheck.analysis.scopes import parameter_defaults
 from xlacheck.analysis.tables import module_name
 from xlacheck.notebook import NotebookError
 from xlacheck.notebook import read as read_notebook
@@ -1342,13 +1343,7 @@ def _falsy(node: ast.AST | None) -> bool:
 def _defaults(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> dict[str, ast.expr | None]:
     """Parameter name -> its default (None: no default) of a def or lambda."""
     a = f.args
-    positional = a.posonlyargs + a.args
-    out: dict[str, ast.expr | None] = {p.arg: None for p in positional}
-    for p, d in zip(positional[len(positional) - len(a.defaults):], a.defaults):
-        out[p.arg] = d
-    for p, kd in zip(a.kwonlyargs, a.kw_defaults):
-        out[p.arg] = kd
-    return out
+    return {**{p.arg: None for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]}, **parameter_defaults(f)}
 
 
 def _shut_branches(tree: ast.Module) -> list[tuple[str, str, int, int]]:

@@ -48,6 +48,16 @@ def target_names(target: ast.expr) -> list[str]:
     return []
 
 
+def parameter_defaults(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> dict[str, ast.expr]:
+    """Parameter name -> its default expression, for the parameters of a def or lambda that have one
+    (positional and keyword-only; ``*args``/``**kwargs`` have none)."""
+    a = f.args
+    positional = [p.arg for p in [*a.posonlyargs, *a.args]]
+    out = dict(zip(positional[len(positional) - len(a.defaults):], a.defaults))
+    out.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+    return out
+
+
 def iterated_elements(name: str, function: ast.AST, module_values: Mapping[str, ast.expr],
                       attrs: Mapping[str, ast.expr] | None = None) -> list[ast.expr]:
     """The values a loop variable takes, when ``function`` binds ``name`` only as the whole target of

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.scopes import parameter_defaults
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import call_name
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
@@ -126,10 +127,8 @@ def _python_sequence(src: Source, node: ast.expr, fn: ast.AST, depth: int = 0) -
         return len(bound) == 1 and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
             and _python_sequence(src, stmt.value, fn, depth + 1)
     args = fn.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
-    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-    for a in [*positional, *args.kwonlyargs]:
+    defaults = parameter_defaults(fn)
+    for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
         if a.arg == node.id:
             annotation = ast.unparse(a.annotation) if a.annotation is not None else ""
             return annotation.startswith(_SEQUENCE_WORDS) or isinstance(defaults.get(a.arg), (ast.Tuple, ast.List))

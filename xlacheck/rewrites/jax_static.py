@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass
 
 from xlacheck import api_table
+from xlacheck.analysis.scopes import parameter_defaults
 from xlacheck.analysis.tables import array_method_as_function, static_arguments
 from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
@@ -359,9 +360,7 @@ def _passed_for(function: ast.FunctionDef, call: ast.Call, param: str) -> ast.ex
     passed = next((kw.value for kw in call.keywords if kw.arg == param), None)
     if passed is not None:
         return passed
-    defaults = dict(zip(positional[len(positional) - len(function.args.defaults):], function.args.defaults))
-    defaults.update({a.arg: d for a, d in zip(function.args.kwonlyargs, function.args.kw_defaults) if d is not None})
-    return defaults.get(param)
+    return parameter_defaults(function).get(param)
 
 
 def _jitted_function(src: Source, node: ast.AST) -> tuple[ast.FunctionDef, list[JitSite]] | None:

@@ -9,6 +9,7 @@ from xlacheck import jax_cache
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.pytrees import state_classes
+from xlacheck.analysis.scopes import parameter_defaults
 from xlacheck.analysis.weak_types import WeakTypes, dict_leaves, python_number, returns_integer
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
@@ -690,10 +691,8 @@ def _parameter_default(index: ModuleIndex, name: ast.Name) -> ast.expr | None:
     func = index.function_of(name)
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    args = func.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
-    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    positional = [*func.args.posonlyargs, *func.args.args]
+    defaults = parameter_defaults(func)
     if name.id not in defaults or any(isinstance(n, ast.Name) and n.id == name.id and isinstance(n.ctx, ast.Store)
                                       for n in index.scope_nodes(func)):
         return None
