@@ -426,7 +426,7 @@ def jax_loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:
     return names
 
 
-def jax_params_varied_by_callers(index: ModuleIndex, path: str, node: ast.AST) -> dict[str, tuple[str, int]]:
+def params_varied_by_callers(index: ModuleIndex, path: str, node: ast.AST) -> dict[str, tuple[str, int]]:
     """Parameters of the function around ``node`` that a call of it in this file, inside a loop and
     outside tests, passes a value that changes on every iteration: {param: (callee name, line of that
     call)}. One level of calls (``for i in range(n): perturb(key, x, i)`` varies ``perturb``'s

@@ -10,7 +10,7 @@ from xlacheck.rules._recompile_scope import (
     bound_arguments,
     call_params,
     jax_jitted_calls_in_host_code,
-    jax_params_varied_by_callers,
+    params_varied_by_callers,
     per_batch,
 )
 from xlacheck.rules.base import Example
@@ -109,7 +109,7 @@ class JitArgumentDataDependentShape(ModuleRule):
             assert not isinstance(info.node, ast.Lambda)
             shown = ast.unparse(call.func)  # `step`, or `self._step` for a jitted method
             if not (index.loops_around(call) or per_batch(index, call)
-                    or jax_params_varied_by_callers(index, ctx.path, call)):
+                    or params_varied_by_callers(index, ctx.path, call)):
                 continue
             for param, arg in bound_arguments(call_params(info, call), call, index):
                 if param in info.static_params:

@@ -16,8 +16,8 @@ from xlacheck.rules._recompile_scope import (
     jax_jitted_calls_in_host_code,
     jax_loop_grown_argument,
     jax_loop_varying_names,
-    jax_params_varied_by_callers,
     jitted_call_resolver,
+    params_varied_by_callers,
     runs_traced,
     varying_slice,
 )
@@ -245,7 +245,7 @@ class JitArgumentShapePerIteration(ModuleRule):
             assert not isinstance(info.node, ast.Lambda)
             shown = ast.unparse(call.func)  # `step`, or `self._step` for a jitted method
             loops = index.loops_around(call)
-            from_callers = jax_params_varied_by_callers(index, ctx.path, call)
+            from_callers = params_varied_by_callers(index, ctx.path, call)
             if not loops and not from_callers:
                 continue
             bound = [(p, a) for p, a in bound_arguments(call_params(info, call), call, index)

@@ -1482,7 +1482,8 @@ class PythonScalarToTfFunction(ModuleRule):
                     (7, 21, 'Python number `i` passed to tf.function `step` changes between calls (`i` counts the '
                             'iterations of range()): each new value traces and compiles the function again; pass '
                             'a tensor (tf.constant / tf.Variable)'),
-                )),        # computed in a helper from its parameter, which the training loop passes its counter
+                )),
+        # computed in a helper from its parameter, which the training loop passes its counter
         # (python_float_value_changes in tf_retrace.json, one level of callers)
         Example("""
             import tensorflow as tf

@@ -11,9 +11,9 @@ from xlacheck.rules._recompile_scope import (
     drawn_in_loop,
     in_test,
     jax_loop_varying_names,
-    jax_params_varied_by_callers,
     jax_static_argument_calls,
     made_anew_before,
+    params_varied_by_callers,
     random_draw_in,
     runs_traced,
     static_hash_kind,
@@ -245,7 +245,7 @@ class StaticArgumentPerIteration(ModuleRule):
                 continue
             loops = index.loops_around(call)
             from_callers = {} if runs_traced(ctx.facts, index, call) else \
-                jax_params_varied_by_callers(index, ctx.path, call)
+                params_varied_by_callers(index, ctx.path, call)
             if not loops:
                 if not self._drawn_per_call(ctx, call, bound) and not self._object_per_call(ctx, call, bound):
                     self._varied_by_callers(ctx, call, bound, from_callers)

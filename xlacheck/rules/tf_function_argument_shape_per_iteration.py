@@ -10,8 +10,8 @@ from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_arguments,
     in_test,
-    jax_params_varied_by_callers,
     loop_varying_names,
+    params_varied_by_callers,
     positional_params,
     runs_traced,
     varying_slice,
@@ -468,7 +468,7 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
         ``step(tf.ones((i + 2, 3)))`` in ``run_step``): the loop-variable fact one level of callers
         further, as XLA416 follows it (measured: ``tensor_shape_changes``, one trace per shape)."""
         index = ctx.index
-        from_callers = jax_params_varied_by_callers(index, ctx.path, call)
+        from_callers = params_varied_by_callers(index, ctx.path, call)
         if not from_callers:
             return
         for param, arg in bound:
