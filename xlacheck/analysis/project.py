@@ -1388,8 +1388,8 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]]) -> bool:
     file that writes the word is Python, where each def taking it gives it a falsy literal default, each
     keyword passes it on (``flag=flag``) or passes a falsy literal, and it is otherwise only read as a
     plain name: no config, script or doc names it, no string (a dict key, ``getattr``, an argparse option)
-    holds it, no attribute carries it, nothing assigns it; and no call by the name of a def taking it
-    passes positional arguments as far as it (or ``*args``)."""
+    holds it, no attribute carries it, nothing assigns it; and no call by the name of a def taking it (or by
+    ``__init__``, as a subclass calls its base's) passes positional arguments as far as it (or ``*args``)."""
     word = re.compile(r"(?<!\w)" + re.escape(flag) + r"(?!\w)")
     takers: dict[str, int] = {}  # def name (a class for __init__) -> the most positional arguments a call may pass
     trees: list[ast.Module] = []
@@ -1415,6 +1415,8 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]]) -> bool:
                     bound = 1 if node in owner and positional[0] in ("self", "cls") else 0
                     name = owner[node] if node.name == "__init__" and node in owner else node.name
                     takers[name] = min(takers.get(name, 1 << 20), positional.index(flag) - bound)
+                    if name != node.name:  # a subclass passes it on: super().__init__(...), Base.__init__(self, ...)
+                        takers["__init__"] = min(takers.get("__init__", 1 << 20), positional.index(flag) - bound)
             elif isinstance(node, ast.keyword) and node.arg == flag:
                 if not (_falsy(node.value) or isinstance(node.value, ast.Name) and node.value.id == flag):
                     return False
