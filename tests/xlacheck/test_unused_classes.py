@@ -338,3 +338,11 @@ def test_a_flag_something_may_set_opens_its_branch(tmp_path: Path) -> None:
     for name, extra in cases.items():
         _write(tmp_path / name, FLAGS | extra)
         assert "ActNorm" not in _unused(tmp_path / name).get("norms.py", []), name
+
+
+def test_an_unrelated_base_init_leaves_the_flag_shut(tmp_path: Path) -> None:
+    # only an __init__ call that reaches a class taking the flag can pass it (the taming-transformers rows)
+    other = ("from torch import nn\nclass Other(nn.Module):\n    def __init__(self):\n"
+             "        super().__init__(1, 2, 3, 4)\n        nn.Module.__init__(self, 1, 2, 3, 4)\n")
+    _write(tmp_path, FLAGS | {"pkg/other.py": other})
+    assert _unused(tmp_path) == {"norms.py": ["ActNorm"]}
