@@ -1389,7 +1389,8 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]]) -> bool:
     keyword passes it on (``flag=flag``) or passes a falsy literal, and it is otherwise only read as a
     plain name: no config, script or doc names it, no string (a dict key, ``getattr``, an argparse option)
     holds it, no attribute carries it, nothing assigns it; and no call by the name of a def taking it (or a
-    subclass's ``super().__init__``/``Base.__init__(self, ...)`` of a class taking it) passes positional arguments as far as it (or ``*args``)."""
+    subclass's ``super().__init__``/``Base.__init__(self, ...)`` of a class taking it) passes positional
+    arguments as far as it (or ``*args``)."""
     word = re.compile(r"(?<!\w)" + re.escape(flag) + r"(?!\w)")
     takers: dict[str, int] = {}  # def name (a class for __init__) -> the most positional arguments a call may pass
     trees: list[ast.Module] = []
