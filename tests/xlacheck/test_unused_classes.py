@@ -325,6 +325,10 @@ def test_a_flag_something_may_set_opens_its_branch(tmp_path: Path) -> None:
         "keyword": {"pkg/build.py": "from pkg.loss import Loss\nLOSS = Loss(100, use_actnorm=True)\n"},
         "positional": {"pkg/build.py": "from pkg.disc import Disc\nDISC = Disc(3, 3, True)\n"},
         "star": {"pkg/build.py": "from pkg.disc import Disc\nDISC = Disc(*ARGS)\n"},
+        "super": {"pkg/build.py": "from pkg.disc import Disc\nclass Big(Disc):\n    def __init__(self):\n"
+                            "        super().__init__(3, 3, True)\nBIG = Big()\n"},
+        "base init": {"pkg/build.py": "from pkg.disc import Disc\nclass Big(Disc):\n    def __init__(self):\n"
+                                "        Disc.__init__(self, 3, 3, True)\nBIG = Big()\n"},
         "string": {"pkg/build.py": "KWARGS = {'use_actnorm': True}\n"},
         "attribute": {"pkg/build.py": "def on(args):\n    return args.use_actnorm\n"},
         "assigned": {"pkg/build.py": "use_actnorm = True\n"},
@@ -334,3 +338,11 @@ def test_a_flag_something_may_set_opens_its_branch(tmp_path: Path) -> None:
     for name, extra in cases.items():
         _write(tmp_path / name, FLAGS | extra)
         assert "ActNorm" not in _unused(tmp_path / name).get("norms.py", []), name
+
+
+def test_an_unrelated_base_init_leaves_the_flag_shut(tmp_path: Path) -> None:
+    # only an __init__ call that reaches a class taking the flag can pass it (the taming-transformers rows)
+    other = ("from torch import nn\nclass Other(nn.Module):\n    def __init__(self):\n"
+             "        super().__init__(1, 2, 3, 4)\n        nn.Module.__init__(self, 1, 2, 3, 4)\n")
+    _write(tmp_path, FLAGS | {"pkg/other.py": other})
+    assert _unused(tmp_path)["norms.py"] == ["ActNorm"]

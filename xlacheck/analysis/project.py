@@ -1383,8 +1383,9 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]]) -> bool:
     file that writes the word is Python, where each def taking it gives it a falsy literal default, each
     keyword passes it on (``flag=flag``) or passes a falsy literal, and it is otherwise only read as a
     plain name: no config, script or doc names it, no string (a dict key, ``getattr``, an argparse option)
-    holds it, no attribute carries it, nothing assigns it; and no call by the name of a def taking it
-    passes positional arguments as far as it (or ``*args``)."""
+    holds it, no attribute carries it, nothing assigns it; and no call by the name of a def taking it (or a
+    subclass's ``super().__init__``/``Base.__init__(self, ...)`` of a class taking it) passes positional
+    arguments as far as it (or ``*args``)."""
     word = re.compile(r"(?<!\w)" + re.escape(flag) + r"(?!\w)")
     takers: dict[str, int] = {}  # def name (a class for __init__) -> the most positional arguments a call may pass
     trees: list[ast.Module] = []
@@ -1421,7 +1422,7 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]]) -> bool:
                 return False
     if not takers:
         return False
-    callee = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, takers))) + r")\s*\(")
+    callee = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, [*takers, "__init__"]))) + r")\s*\(")
     for path, text in texts:
         if not path.endswith(".py") or not callee.search(text):
             continue
@@ -1433,10 +1434,33 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]]) -> bool:
                 continue
             called = node.func.id if isinstance(node.func, ast.Name) else (
                 node.func.attr if isinstance(node.func, ast.Attribute) else "")
+            if called == "__init__" and isinstance(node.func, ast.Attribute):  # a subclass passes it on
+                base = _init_base(node.func.value, tree, takers)
+                if base is not None and (len(node.args) - (base[1]) > takers[base[0]]
+                                         or any(isinstance(a, ast.Starred) for a in node.args)):
+                    return False
             if called in takers and (len(node.args) > takers[called]
                                      or any(isinstance(a, ast.Starred) for a in node.args)):
                 return False
     return True
+
+
+def _init_base(owner: ast.expr, tree: ast.Module, takers: dict[str, int]) -> tuple[str, int] | None:
+    """The class of ``takers`` whose ``__init__`` ``owner.__init__(...)`` calls, and how many leading positional
+    arguments are not its parameters: ``Base.__init__(self, ...)`` (1) or ``super().__init__(...)`` (0) in a class
+    that derives from a taker (any taker base: the check is conservative)."""
+    name = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
+    if name in takers:
+        return (name, 1)
+    if not (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super"):
+        return None
+    for cls in ast.walk(tree):
+        if isinstance(cls, ast.ClassDef) and any(n is owner for n in ast.walk(cls)):
+            for b in cls.bases:
+                bname = b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else ""
+                if bname in takers:
+                    return (bname, 0)
+    return None
 
 
 def _shut_lines(paths: set[str], texts: Sequence[tuple[str, str]]) -> dict[str, list[tuple[int, int]]]:
