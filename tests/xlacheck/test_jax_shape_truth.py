@@ -288,3 +288,41 @@ def test_the_error_class_named_is_the_one_jit_raises(body: str, fixed: str):
         with pytest.raises(jax.errors.ConcretizationTypeError) as raised:
             namespace["f"](x)
         assert f"({type(raised.value).__name__})" in messages[0], (src, messages[0])
+
+
+_TABLES = (
+    "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
+    "def make_table(n):\n    t = np.zeros((n, 2), np.float32)\n    t[:, 0] = np.arange(n)\n    return t\n"
+    "TABLE = make_table(8)\nGRID = np.linspace(0.0, 1.0, 8)\n"
+    "class Catalog:\n    def __init__(self, seed=0):\n        rng = np.random.default_rng(seed)\n"
+    "        self.flux = rng.uniform(0.5, 2.0, size=(8,))\n        self.gain = jnp.ones(8)\n"
+    "    def lookup(self, ids):\n        return {body}\n"
+    "catalog = Catalog()\n"
+    "@jax.jit\ndef f(ids):\n    return catalog.lookup(ids)\n"
+)
+
+
+@pytest.mark.parametrize(("body", "flagged"), [
+    ("TABLE[ids]", True),  # a module-level table a helper of this file built with NumPy
+    ("GRID[ids]", True),  # a module-level NumPy constant
+    ("self.flux[ids]", True),  # an attribute filled from a NumPy random generator in __init__
+    ("[g[ids] for g in np.indices((8,))][0]", True),  # an element of a NumPy array
+    ("jnp.asarray(TABLE)[ids]", False),
+    ("TABLE[ids.shape[0]]", False),
+    ("GRID[3] * ids", False),
+    ("self.gain[ids]", False),
+])
+def test_numpy_table_bound_elsewhere_indexed_by_tracer_flagged_iff_it_fails(body: str, flagged: bool):
+    """A NumPy array indexed with a traced value converts the tracer (TracerArrayConversionError), wherever
+    the array was built in the file: module level, a helper's result, a NumPy generator in __init__
+    (reports24-jax: jax#3133, and the train cases of reports18/21_jax)."""
+    src = _TABLES.format(body=body)
+    assert ("XLA304" in {d.code for d in check_source(src, "case.py", preview=True).diagnostics}) is flagged, src
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    ids = jax.numpy.array([1, 3])
+    if flagged:
+        with pytest.raises(jax.errors.TracerArrayConversionError):
+            namespace["f"](ids)
+    else:
+        namespace["f"](ids)

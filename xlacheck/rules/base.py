@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 from xlacheck.analysis import argument as argument  # the rules import it from here
 from xlacheck.analysis.contexts import Certainty, Level
 from xlacheck.analysis.imports import resolve_callee, same_object
+from xlacheck.analysis.host_arrays import HostArrays
 from xlacheck.analysis.objects import ObjectScope, inherited_calls
 from xlacheck.analysis.scopes import EMPTY_BUILT, BuiltValues, iterated_elements
 from xlacheck.analysis.values import is_computed_tensor, is_tensor
@@ -113,6 +114,7 @@ class RuleContext(FindingCollector):
         # module-level classes: name -> (canonical bases, method names) (ModuleFacts)
         self.module_classes: Mapping[str, tuple[tuple[str, ...], frozenset[str]]] = {}
         self._objects: ObjectScope | None = None
+        self._host_arrays: HostArrays | None = None
         self.module_funcs: Mapping[str, FunctionInfo] = {}  # module-level functions by name (ModuleFacts)
         # parameters every compiled caller here passes a jax.jit entry's argument whole (ModuleFacts.jit_leaf_args)
         self.jit_leaf_params: frozenset[str] = frozenset()
@@ -132,6 +134,14 @@ class RuleContext(FindingCollector):
                                         {name: f.node for name, f in self.module_funcs.items()},
                                         inherited_calls(self.module_classes))
         return self._objects
+
+    @property
+    def host_arrays(self) -> HostArrays:
+        """Which of the file's values are NumPy arrays (:mod:`xlacheck.analysis.host_arrays`), made once."""
+        if self._host_arrays is None:
+            self._host_arrays = HostArrays(self.resolve, self.module_values,
+                                           {name: f.node for name, f in self.module_funcs.items()})
+        return self._host_arrays
 
     @property
     def converted(self) -> bool:

@@ -15,7 +15,9 @@ class NumpyCallOnTensor(Rule):
     ## What it does
     Flags `np.<function>(t)` (and `scipy.*`) where `t` is a tensor, inside compiled code (Keras `call`,
     `train_step`, metrics' `update_state`, `loss=`/`metrics=` functions, `tf.function`s, `jax.jit`),
-    and a NumPy array (an `np.*` call's result) indexed with a tensor (`np.arange(n)[perm]`).
+    and a NumPy array (an `np.*` call's result) indexed with a tensor (`np.arange(n)[perm]`); under
+    `jax.jit` also a NumPy table built elsewhere in the file (a module-level constant, a helper's
+    result, an attribute a class fills from NumPy or a NumPy random generator).
     `tf.experimental.numpy` is TensorFlow and is not flagged. Also Keras 3's
     `keras.ops.convert_to_numpy(t)`, and `tf.constant(t)` and
     `tf.TensorShape(t)` of a computed tensor: both read their argument as Python/NumPy data while
@@ -86,6 +88,11 @@ class NumpyCallOnTensor(Rule):
         # NumPy over a list of static shape ints and Python numbers compiles (measured, reports23-jax)
         Example("import jax\nimport numpy as np\n@jax.jit\ndef f(x):\n"
                 "    scale = np.array([x.shape[0], x.ndim, 2.0])\n    return x * scale.sum()\n"),
+        # a NumPy table built by a helper, made a JAX array once at module level (reports24-jax, jax#3133)
+        Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\ndef sinusoid(n):\n"
+                "    t = np.zeros((n, 4), np.float32)\n    t[:, 0] = np.arange(n)\n    return t\n"
+                "POSITIONS = jnp.asarray(sinusoid(16))\n@jax.jit\ndef embed(tokens, position_ids):\n"
+                "    return tokens + POSITIONS[position_ids]\n"),
     )
     INVALID = (
         Example("import jax\nimport numpy as np\n@jax.jit\ndef gather_positions(perm):\n"
@@ -132,6 +139,16 @@ class NumpyCallOnTensor(Rule):
                 expected=(
                     (6, 9, 'np.stack of a list holding a traced array under jax.jit (decorated with jax.jit): '
                            'NumPy converts each element (TracerArrayConversionError); use the jnp.* op'),
+                )),
+        # a module-level NumPy table a helper of this file built, indexed with traced ids (reports24-jax, jax#3133)
+        Example("import jax\nimport numpy as np\ndef sinusoid(n):\n"
+                "    t = np.zeros((n, 4), np.float32)\n    t[:, 0] = np.arange(n)\n    return t\n"
+                "POSITIONS = sinusoid(16)\n@jax.jit\ndef embed(tokens, position_ids):\n"
+                "    return tokens + POSITIONS[position_ids]\n",
+                expected=(
+                    (10, 21, 'NumPy array from np.zeros (returned by sinusoid()) indexed with a tensor under jax.jit '
+                             '(decorated with jax.jit): NumPy needs concrete values (TracerArrayConversionError); '
+                             'build the array with jnp.*'),
                 )),
     )
 
@@ -225,11 +242,14 @@ class NumpyCallOnTensor(Rule):
             bound = [n.value for n in ast.walk(ctx.function.node) if isinstance(n, ast.Assign)
                      and any(isinstance(t, ast.Name) and t.id == base.id for t in n.targets)]
             base = bound[0] if len(bound) == 1 else base
-        if not isinstance(base, ast.Call):
-            return
-        name = call_name(base, ctx)
+        name = call_name(base, ctx) if isinstance(base, ast.Call) else None
         if name is None or not name.startswith("np."):
-            return
+            # a NumPy table bound elsewhere in this file: a module-level constant, a helper's result,
+            # an attribute the class fills with NumPy data (analysis.host_arrays)
+            cls = ctx.function.cls.node if ctx.function.cls is not None else None
+            name = ctx.host_arrays.source(node.value, ctx.function.node, cls) if ctx.function.jax else None
+            if name is None:
+                return
         where = (f"under jax.jit ({ctx.function.why}): NumPy needs concrete values "
                  "(TracerArrayConversionError); build the array with jnp.*") if ctx.function.jax else \
             (f"inside compiled code ({ctx.function.why}): NumPy needs concrete values ('Cannot convert a "
