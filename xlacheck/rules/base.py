@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from xlacheck.analysis import argument as argument  # the rules import it from here
 from xlacheck.analysis.contexts import Certainty, Level
-from xlacheck.analysis.imports import resolve_callee, same_object
 from xlacheck.analysis.host_arrays import HostArrays
+from xlacheck.analysis.imports import resolve_callee, same_object
 from xlacheck.analysis.objects import ObjectScope, inherited_calls
 from xlacheck.analysis.scopes import EMPTY_BUILT, BuiltValues, iterated_elements
 from xlacheck.analysis.values import is_computed_tensor, is_tensor
