@@ -91,7 +91,7 @@ class HostArrays:
             return self._call_source(expr, scope, cls, depth)
         if isinstance(expr, ast.Name):
             found = _bindings(expr.id, scope) if scope is not None else []
-            if found:
+            if found and scope is not None:
                 loop = found[0]
                 if (len(found) == 1 and isinstance(loop, (ast.For, ast.comprehension))
                         and isinstance(loop.target, ast.Name)):
