@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Mapping
 
+from xlacheck.analysis.scopes import own_nodes
+
 # constructors of NumPy random generators: their methods (uniform, normal, integers, ...) return arrays
 NUMPY_GENERATORS = frozenset({"np.random.default_rng", "np.random.RandomState", "np.random.Generator"})
 _MAX_DEPTH = 4
@@ -21,23 +23,11 @@ _MAX_DEPTH = 4
 Resolve = Callable[[ast.expr], "str | None"]
 
 
-def _own_nodes(func: ast.AST) -> list[ast.AST]:
-    """The nodes of ``func``'s own body, not those of nested functions, lambdas or classes."""
-    out: list[ast.AST] = []
-    pending = list(ast.iter_child_nodes(func))
-    while pending:
-        node = pending.pop()
-        out.append(node)
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            pending.extend(ast.iter_child_nodes(node))
-    return out
-
-
 def _bindings(name: str, scope: ast.AST) -> list[ast.AST]:
     """Every statement or target that binds ``name`` in ``scope``'s own body (assignments first,
     then any other binding: a loop target, ``with ... as``, an import, a parameter)."""
     found: list[ast.AST] = []
-    for node in _own_nodes(scope):
+    for node in own_nodes(scope, include_signature=True):
         if isinstance(node, ast.Assign):
             if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
                 found.append(node)
@@ -127,7 +117,7 @@ class HostArrays:
         if isinstance(func, ast.Name) and func.id in self._module_funcs and not (
                 scope is not None and _bindings(func.id, scope)):
             helper = self._module_funcs[func.id]
-            returns = [n.value for n in _own_nodes(helper) if isinstance(n, ast.Return)]
+            returns = [n.value for n in own_nodes(helper) if isinstance(n, ast.Return)]
             if not returns or any(r is None for r in returns):
                 return None
             sources = [self.source(r, helper, None, depth + 1) for r in returns if r is not None]
@@ -141,7 +131,7 @@ class HostArrays:
         for method in cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
-            for node in _own_nodes(method):
+            for node in own_nodes(method):
                 targets: list[ast.expr] = []
                 if isinstance(node, ast.Assign):
                     targets = node.targets
