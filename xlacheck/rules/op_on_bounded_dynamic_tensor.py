@@ -6,8 +6,8 @@ import ast
 
 from xlacheck import bounded_dynamic_table
 from xlacheck.analysis import argument
-from xlacheck.analysis.values import DYNAMIC
 from xlacheck.diagnostics import Severity
+from xlacheck.rules._data_length import data_length
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
 # The argument that carries the tensor, per measured function (position, keyword).
@@ -36,8 +36,10 @@ class OpOnBoundedDynamicTensor(Rule):
     """
     ## What it does
     Flags a call, in compiled code, of a function that XLA:CPU measurably gets wrong or rejects
-    when its input is a tensor whose length depends on data (the output of `tf.boolean_mask`,
-    `x[mask]`, one-argument `tf.where`, `tf.unique`, or a gather/arithmetic of one): which
+    when its input certainly has a length that depends on data (the output of `tf.boolean_mask`,
+    `x[mask]`, one-argument `tf.where`, `tf.unique`, `tf.gather` at such indices, a slice keeping
+    its whole first dimension, or a name this function binds only to one of these; a value merely
+    computed from one, such as a reduction, does not count): which
     functions, and for which calls, comes from `xlacheck/data/tf_bounded_dynamic.json`, written by
     `tools/generate_bounded_dynamic_table.py`, which applies each probed function to such a tensor
     eagerly and under `jit_compile=True`. Measured on TensorFlow 2.21: `tf.squeeze` without an
@@ -110,7 +112,7 @@ class OpOnBoundedDynamicTensor(Rule):
             return
         position, keyword = _INPUT[name]
         arg = argument(node, position, keyword)
-        if arg is None or not ctx.flags(arg) & DYNAMIC:
+        if arg is None or not data_length(arg, ctx):
             return
         form = _form(name, node)
         probes = bounded_dynamic_table.failing_probes(name, form)
