@@ -251,6 +251,11 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     # reports23-tf: list equality reaching a tensor element asks it for a Python bool; shape entries are ints
     ("XLA102-invalid-5", "f", lambda: (tf.constant([6, 3]),), "fails"),  # shape_list(mask) == [2, slen]
     ("XLA102-valid-7", "f", lambda: (tf.constant([6, 3]),), "compiles"),  # shape_list(mask) == [bs, slen]
+    # reports24-tf: ops XLA:CPU rejects or gets wrong on a bounded dynamic (boolean-mask / tf.where) tensor
+    ("XLA119-invalid-1", "f", lambda: (_f(0.7, 0.2, 0.9, 0.1), _f(1.0, 2.0, 3.0, 4.0)), "fails"),
+    ("XLA119-invalid-2", "f", lambda: (_f(1.0, 2.0, 3.0, 4.0), tf.constant([True, False, True, False])), "fails"),
+    ("XLA119-valid-1", "f", lambda: (tf.constant([True, False, True]),), "compiles"),
+    ("XLA119-valid-2", "f", lambda: (_f(1.0, 2.0, 3.0), tf.constant([True, False, True])), "compiles"),
 ]
 
 
