@@ -132,7 +132,8 @@ def _oracle(framework: str, kinds: list[str]) -> str:
         wrap = "tf.constant"
     draws = {FLOAT: "rng.uniform(-2.0, 2.0, size=6).astype(np.float32)", BOOL: "rng.random(6) < 0.5",
              IDS: "np.sort(rng.integers(0, 4, size=6)).astype(np.int32)",
-             COUNTS: "rng.integers(0, 4, size=6).astype(np.int32)", PARTS: "rng.integers(0, 2, size=6).astype(np.int32)"}
+             COUNTS: "rng.integers(0, 4, size=6).astype(np.int32)",
+             PARTS: "rng.integers(0, 2, size=6).astype(np.int32)"}
     # a second float argument gets other values (set operations of two equal arrays are empty)
     values = [_VALUES[k] if k != FLOAT or kinds[:i].count(FLOAT) == 0 else _OTHER for i, k in enumerate(kinds)]
     args = ", ".join(make[k].format(v) for k, v in zip(kinds, values))

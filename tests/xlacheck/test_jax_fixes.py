@@ -474,6 +474,14 @@ MASKS = {
     'sum_at_one_unpacked_coordinate': (
         'def f(b, m):\n    (idx,) = jnp.nonzero(m > 0.5)\n    return jnp.sum(b[idx] ** 2)\n',
         'jnp.nonzero(m > 0.5)', 'return jnp.sum(b ** 2, where=m > 0.5)'),
+    # a concatenation of selections and plain arrays is a selection by the concatenated masks
+    "sum_of_a_selection_concatenated_with_an_array": (
+        "def f(b, m):\n    return jnp.sum(jnp.concatenate([b[m > 0.5] * 2.0, m]))\n", "b[m > 0.5]",
+        "where=jnp.concatenate([m > 0.5, jnp.ones(jnp.shape(m), dtype=bool)]))"),
+    "loss_over_named_distinct_values_concatenated": (
+        "def f(b, m):\n    r = jnp.unique(m)\n    h = jnp.concatenate([r, jnp.ravel(b)])\n"
+        "    return jnp.mean(jnp.square(h - 1.0))\n", "jnp.unique(m)",
+        "    h = jnp.concatenate([jnp.unique(m, size=jnp.size(m)), jnp.ravel(b)])\n"),
 }
 
 

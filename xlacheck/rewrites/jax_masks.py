@@ -330,6 +330,9 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
         if any(o is None for o in operands):
             return None
         return f"{src.segment(node.func)}({', '.join(operands)})"  # type: ignore[arg-type]
+    pieces = _concatenated(src, node)
+    if pieces is not None:
+        return _whole_concatenation(src, jnp, pieces, masks, named, leaves)
     per_row = _per_row(src, jnp, node)
     if per_row is not None and leaves is not None and not rows:
         start = len(leaves)
@@ -344,6 +347,45 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
         rest = src.segment(node)[src.offset(src.end(per_row)) - src.offset(src.start(node)):]
         return f"{src.segment(node.func)}({inner}{rest}"  # type: ignore[attr-defined]
     return None
+
+
+def _concatenated(src: Source, node: ast.AST) -> list[ast.expr] | None:
+    """The pieces of ``jnp.concatenate([a, b, ...])`` along axis 0 (no other argument, or ``axis=0``)."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple))
+            and canonical(src, node.func) == "jax.numpy.concatenate"):
+        return None
+    if any(k.arg != "axis" or int_literal(k.value) != 0 for k in node.keywords):
+        return None
+    elts = node.args[0].elts
+    return None if not elts or any(isinstance(e, ast.Starred) for e in elts) else list(elts)
+
+
+def _whole_concatenation(src: Source, jnp: str, pieces: list[ast.expr], masks: set[str],
+                         named: Named | None, leaves: list[tuple[str, str]] | None) -> str | None:
+    """``jnp.concatenate([S, P])`` of selections ``S`` (elementwise in selections by one mask each)
+    and plain arrays ``P`` (no selection in them) is a selection itself: the concatenation of the
+    wholes, selected by the concatenation of the masks, all-True for a plain piece (exact where the
+    selections are 1-D, as concatenating them with 1-D pieces needs; :data:`ASSUMES_SHAPE`)."""
+    wholes, piece_masks = [], []
+    for piece in pieces:
+        if not any(_selection(src, jnp, n) is not None or isinstance(n, ast.Name) and named and n.id in named
+                   for n in ast.walk(piece)):
+            wholes.append(src.segment(piece))
+            piece_masks.append(f"{jnp}.ones({jnp}.shape({wholes[-1]}), dtype=bool)")
+            continue
+        own: set[str] = set()
+        whole = _whole(src, jnp, piece, own, named)
+        if whole is None or len(own) != 1 or "broadcasted_iota" in next(iter(own)):
+            return None  # several masks, or a slice's positions (a mask of the array's rank)
+        wholes.append(whole)
+        piece_masks.append(next(iter(own)))
+    if len(set(piece_masks)) == len([m for m in piece_masks if m.startswith(f"{jnp}.ones(")]):
+        return None  # no selection among the pieces
+    whole, mask = f"{jnp}.concatenate([{', '.join(wholes)}])", f"{jnp}.concatenate([{', '.join(piece_masks)}])"
+    masks.add(mask)
+    if leaves is not None:
+        leaves.append((whole, mask))
+    return whole
 
 
 _PER_ROW = ("", "per row")  # a leaf marker: a per-row operation of selections (:func:`_per_row`)
@@ -648,6 +690,8 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
         call = src.parents.get(read)  # the reduction that holds this read, through elementwise operations
         enclosed = not row_kept
         while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
+                isinstance(call, (ast.List, ast.Tuple)) and _concatenated(src, src.parents.get(call)) is not None) \
+                or _concatenated(src, call) is not None or (
                 isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS) or (
                 isinstance(call, ast.Call) and _reduction(src, jnp, call) is None
                 and (canonical(src, call.func) or "") in JAX_ELEMENTWISE) or (
