@@ -130,6 +130,8 @@ def sized_selection(src: Source, jnp: str, node: ast.AST) -> tuple[str, str] | N
         array = args["a"]
         return f"{jnp}.arange({jnp}.size({src.segment(array)}))", f"{jnp}.ravel({_nonzero(src, jnp, array)})"
     if name in ("jax.numpy.extract", "jax.numpy.compress"):
+        if isinstance(args["condition"], ast.Constant):
+            return None  # a scalar condition: a mask of another size than the array
         values = args["arr" if "arr" in args else "a"]
         return f"{jnp}.ravel({src.segment(values)})", f"{jnp}.ravel({_nonzero(src, jnp, args['condition'])})"
     if name == "jax.numpy.delete":
