@@ -3398,3 +3398,25 @@ def pooled(frames, valid):
         inputs=(((2, 4, 3), "float"), ((4,), "mask")),
     ),
 )
+
+# XLA205: a prefix cut by a tensor length, bound to a name read only inside reductions over the cut
+# axis: the assignment goes and each reduction reads the whole tensor masked (prefix_reductions.py)
+EXAMPLES += (
+    Example(
+        "named_prefix_pooled_by_mean_and_max",
+        '''import tensorflow as tf
+
+
+def pooled(frames, length):
+    h = frames[:, :length]  # flag(XLA205): frames[:, :length]
+    avg = tf.reduce_mean(h, axis=1)
+    return tf.reduce_sum(avg + tf.reduce_max(tf.abs(h) * 2.0, axis=1))
+''',
+        "unsafe",  # a negative length counts from the end in the slice only
+        ("avg = tf.reduce_sum(tf.where(tf.reshape(tf.range(tf.shape(frames, out_type=tf.int64)[1]) "
+         "< tf.cast(length, tf.int64), [-1] + [1] * (len(frames.shape) - 2)), frames, 0), axis=1) / "
+         "tf.cast(tf.minimum(tf.cast(length, tf.int64), tf.shape(frames, out_type=tf.int64)[1]), frames.dtype)",),
+        inputs=(((2, 4, 3), "float"), ((), "count_positive")),
+        grad=True,
+    ),
+)

@@ -1086,3 +1086,19 @@ def test_prefix_reduction_leaves_a_full_reduction_to_masked_reduction_where_it_a
     text = apply_edits(source, fix.edits)
     assert ("masked_values" in text) is masked, text
     assert "tf.cast(n, tf.int64)" in text or masked, text
+
+
+@pytest.mark.parametrize("body", [
+    "    h = x[:, :n]  # flag(XLA205): x[:, :n]\n    return tf.reduce_sum(h, axis=1) + h[0, 0]\n",  # read outside
+    "    h = x[:, :n]  # flag(XLA205): x[:, :n]\n    return tf.reduce_sum(h, axis=0)\n",  # another axis
+    "    h = x[:, :n]  # flag(XLA205): x[:, :n]\n    n = n + 1\n    return tf.reduce_sum(h, axis=1)\n",  # bound rebound
+    "    h = x[:, :n]  # flag(XLA205): x[:, :n]\n    h = h * 2.0\n    return tf.reduce_sum(h, axis=1)\n",  # h rebound
+])
+def test_a_named_prefix_is_masked_only_where_every_read_is_a_reduction_over_the_cut_axis(body):
+    source = f"import tensorflow as tf\n\n\ndef f(x, n):\n{body}"
+    fix = fix_of(source)
+    assert fix is None or not fix.edits or "h = x[:, :n]" in apply_edits(source, fix.edits)
+    named = "import tensorflow as tf\n\n\ndef f(x, n):\n    h = x[:, :n]  # flag(XLA205): x[:, :n]\n" \
+            "    return tf.reduce_sum(h * 2.0, axis=1)\n"
+    fixed = fix_of(named)
+    assert fixed is not None and "h = x" not in apply_edits(named, fixed.edits)

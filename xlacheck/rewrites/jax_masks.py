@@ -58,6 +58,7 @@ from xlacheck.analysis.tables import JAX_ELEMENTWISE
 from xlacheck.rewrites._expr import atom, full_slice, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted, jax_alias, module_alias
+from xlacheck.rewrites.jax_selections import SIZED, sized_selection
 from xlacheck.rewrites.jax_sizes import HITS_OF_ONE, PADDED, bounded_creation, indexed_fill
 from xlacheck.rewrites.jax_static import canonical
 
@@ -252,7 +253,19 @@ def _selection(src: Source, jnp: str, node: ast.AST) -> tuple[str, str] | None:
         if rows is not None:
             return rows
     created = bounded_creation(src, jnp, node)
-    return None if created is None else (created.whole, created.mask)
+    if created is not None:
+        return created.whole, created.mask
+    sized = sized_selection(src, jnp, node)
+    if sized is not None:
+        _sized_read(src).add(id(node))
+    return sized
+
+
+def _sized_read(src: Source) -> set[int]:
+    """The data-sized calls read as selections (:func:`~xlacheck.rewrites.jax_selections.sized_selection`)
+    since the current rewrite started: its fix says how it differs (:data:`SIZED`)."""
+    read: set[int] = src.memo("sized selections read", set)
+    return read
 
 
 Named = dict[str, tuple[str, str]]  # a name that stands for a selection -> (whole array, mask) texts
@@ -317,6 +330,9 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
         if any(o is None for o in operands):
             return None
         return f"{src.segment(node.func)}({', '.join(operands)})"  # type: ignore[arg-type]
+    pieces = _concatenated(src, node)
+    if pieces is not None:
+        return _whole_concatenation(src, jnp, pieces, masks, named, leaves)
     per_row = _per_row(src, jnp, node)
     if per_row is not None and leaves is not None and not rows:
         start = len(leaves)
@@ -331,6 +347,45 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
         rest = src.segment(node)[src.offset(src.end(per_row)) - src.offset(src.start(node)):]
         return f"{src.segment(node.func)}({inner}{rest}"  # type: ignore[attr-defined]
     return None
+
+
+def _concatenated(src: Source, node: ast.AST) -> list[ast.expr] | None:
+    """The pieces of ``jnp.concatenate([a, b, ...])`` along axis 0 (no other argument, or ``axis=0``)."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple))
+            and canonical(src, node.func) == "jax.numpy.concatenate"):
+        return None
+    if any(k.arg != "axis" or int_literal(k.value) != 0 for k in node.keywords):
+        return None
+    elts = node.args[0].elts
+    return None if not elts or any(isinstance(e, ast.Starred) for e in elts) else list(elts)
+
+
+def _whole_concatenation(src: Source, jnp: str, pieces: list[ast.expr], masks: set[str],
+                         named: Named | None, leaves: list[tuple[str, str]] | None) -> str | None:
+    """``jnp.concatenate([S, P])`` of selections ``S`` (elementwise in selections by one mask each)
+    and plain arrays ``P`` (no selection in them) is a selection itself: the concatenation of the
+    wholes, selected by the concatenation of the masks, all-True for a plain piece (exact where the
+    selections are 1-D, as concatenating them with 1-D pieces needs; :data:`ASSUMES_SHAPE`)."""
+    wholes, piece_masks = [], []
+    for piece in pieces:
+        if not any(_selection(src, jnp, n) is not None or isinstance(n, ast.Name) and named and n.id in named
+                   for n in ast.walk(piece)):
+            wholes.append(src.segment(piece))
+            piece_masks.append(f"{jnp}.ones({jnp}.shape({wholes[-1]}), dtype=bool)")
+            continue
+        own: set[str] = set()
+        whole = _whole(src, jnp, piece, own, named)
+        if whole is None or len(own) != 1 or "broadcasted_iota" in next(iter(own)):
+            return None  # several masks, or a slice's positions (a mask of the array's rank)
+        wholes.append(whole)
+        piece_masks.append(next(iter(own)))
+    if len(set(piece_masks)) == len([m for m in piece_masks if m.startswith(f"{jnp}.ones(")]):
+        return None  # no selection among the pieces
+    whole, mask = f"{jnp}.concatenate([{', '.join(wholes)}])", f"{jnp}.concatenate([{', '.join(piece_masks)}])"
+    masks.add(mask)
+    if leaves is not None:
+        leaves.append((whole, mask))
+    return whole
 
 
 _PER_ROW = ("", "per row")  # a leaf marker: a per-row operation of selections (:func:`_per_row`)
@@ -556,7 +611,7 @@ def _masked_reduction(src: Source, jnp: str, node: ast.AST) -> Fix | None:
 def _created_only(src: Source, jnp: str, node: ast.AST) -> bool:
     """Every selection under ``node`` is an array created at a bounded size (no boolean selection)."""
     leaves = [n for n in ast.walk(node) if _selection(src, jnp, n) is not None]
-    return bool(leaves) and all(not isinstance(n, ast.Subscript) for n in leaves)
+    return bool(leaves) and all(bounded_creation(src, jnp, n) is not None for n in leaves)
 
 
 def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
@@ -635,6 +690,8 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
         call = src.parents.get(read)  # the reduction that holds this read, through elementwise operations
         enclosed = not row_kept
         while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
+                isinstance(call, (ast.List, ast.Tuple)) and _concatenated(src, src.parents.get(call)) is not None) \
+                or _concatenated(src, call) is not None or (
                 isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS) or (
                 isinstance(call, ast.Call) and _reduction(src, jnp, call) is None
                 and (canonical(src, call.func) or "") in JAX_ELEMENTWISE) or (
@@ -674,7 +731,7 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     # a reduction inside another that is rewritten (`jnp.sum((sel - jnp.mean(sel)) ** 2)`): written by the outer one
     edits = [e for e in edits if not any(o is not e and o.start <= e.start and e.end <= o.end
                                          and (o.start, o.end) != (e.start, e.end) for o in edits)]
-    return _reduction_fix(edits, selected[1], isinstance(node, ast.Call), tuple(extra))
+    return _reduction_fix(edits, selected[1], bounded_creation(src, jnp, node) is not None, tuple(extra))
 
 
 def _chained(src: Source, jnp: str, assign: ast.Assign, named: Named, settled: bool) -> tuple[str, str, bool] | None:
@@ -772,7 +829,7 @@ def _masked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute)
             and target.value.attr == "at"):
         return None
-    mask = _mask(src, jnp, target.slice)
+    mask = _mask(src, jnp, target.slice) or _position_reads(src).get(id(target))
     value = None if mask is None else _set_value(src, jnp, node.args[0], mask)
     if mask is None or value is None:
         return None
@@ -1041,11 +1098,16 @@ def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
     jnp = _jnp(src)
     if jnp is None:
         return None
-    fix = (_masked_set(src, jnp, node) or _masked_reduction(src, jnp, node) or _unpacked_set(src, jnp, node)
-           or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node) or _padded_hits(src, jnp, node)
+    # the padded sum of hits first: exact (SAFE) for positions, where the selection they also are
+    # (jax_selections) is read with `where=` (UNSAFE)
+    _sized_read(src).clear()
+    fix = (_padded_hits(src, jnp, node) or _masked_set(src, jnp, node) or _masked_reduction(src, jnp, node)
+           or _unpacked_set(src, jnp, node) or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node)
            or _counted_hits(src, jnp, node) or indexed_fill(src, jnp, node) or _named_positions(src, jnp, node))
     if fix is not None and fix.edits and _reads_positions(src, jnp, fix):
-        return make_fix(fix.message.split(" (unsafe: ")[0], fix.edits, [POSITIONS, *_reasons(fix)])
+        fix = make_fix(fix.message.split(" (unsafe: ")[0], fix.edits, [POSITIONS, *_reasons(fix)])
+    if fix is not None and fix.edits and _sized_read(src):
+        fix = make_fix(fix.message.split(" (unsafe: ")[0], fix.edits, [*_reasons(fix), SIZED])
     return fix
 
 
@@ -1061,18 +1123,24 @@ def _named_positions(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     only as ``x[idx]`` inside reductions that :func:`_reduced_whole` rewrites with ``where=m``: the
     assignment goes and each reduction gets the mask (``m``'s names keep their value from the
     assignment on: :meth:`Source.settled_before`)."""
-    if not isinstance(node, (ast.Subscript, ast.Call)) or positions_of(src, jnp, node) is None:
-        return None
     assign = src.parents.get(node)
-    if not (isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
-            and isinstance(assign.targets[0], ast.Name) and src.alone_on_lines(assign, assign)):
+    if not (isinstance(node, (ast.Subscript, ast.Call)) and isinstance(assign, ast.Assign) and assign.value is node
+            and len(assign.targets) == 1 and src.alone_on_lines(assign, assign)):
+        return None
+    stored = assign.targets[0]
+    if isinstance(stored, (ast.Tuple, ast.List)) and len(stored.elts) == 1 and isinstance(node, ast.Call) \
+            and dotted(node.func) in (f"{jnp}.nonzero", f"{jnp}.where") and len(node.args) == 1 and not node.keywords:
+        stored = stored.elts[0]  # `(idx,) = jnp.nonzero(m)`: one coordinate array, so `m` is 1-D
+    elif positions_of(src, jnp, node) is None:
+        return None
+    if not isinstance(stored, ast.Name):
         return None
     mask = _mask(src, jnp, node)
-    target = assign.targets[0].id
+    target = stored.id
     scope = src.scope_of(assign)
     names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
     if mask is None or len(src.stores_in(scope).get(target, [])) != 1 \
-            or not src.settled_before(assign, names, own={id(assign.targets[0])}):
+            or not src.settled_before(assign, names, own={id(stored)}):
         return None
     reads = src.loads_of(target, scope)
     indexed = [src.parents.get(r) for r in reads]
@@ -1083,7 +1151,19 @@ def _named_positions(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     try:
         registry.update((id(p), mask) for p in indexed)
         edits, extra, seen = [replace_lines(assign.lineno, assign.end_lineno or assign.lineno, "")], [], set()
+        updated = 0
         for read in indexed:
+            method = src.parents.get(read)
+            update = src.parents.get(method)
+            if isinstance(read.value, ast.Attribute) and read.value.attr == "at" and isinstance(update, ast.Call):
+                # `x.at[idx].set(c)`: the update through the mask (_masked_set), as `x.at[m].set(c)`
+                written = _masked_set(src, jnp, update)
+                if written is None:
+                    return None
+                edits += written.edits
+                extra += [r for r in _reasons(written) if r not in extra]
+                updated += 1
+                continue
             call = src.parents.get(read)
             while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
                     isinstance(call, ast.Call) and (canonical(src, call.func) or "") in JAX_ELEMENTWISE):
@@ -1097,6 +1177,9 @@ def _named_positions(src: Source, jnp: str, node: ast.AST) -> Fix | None:
                 extra += found[2]
         edits = [e for e in edits if not any(o is not e and o.start <= e.start and e.end <= o.end
                                              and (o.start, o.end) != (e.start, e.end) for o in edits)]
+        if updated == len(indexed):  # only updates: no reduction's reasons
+            return make_fix("update with jnp.where through the mask instead of its positions (a static shape)",
+                            edits, unsafe=extra)
         return _reduction_fix(edits, mask, False, tuple(extra))
     finally:
         for p in indexed:

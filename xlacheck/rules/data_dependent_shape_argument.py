@@ -147,7 +147,8 @@ class DataDependentShapeArgument(Rule):
     returns the initial state's output where the original raises.
     `tf.reduce_sum/max/min(E, axis=k)` (or of every entry) and `tf.reduce_mean(E, axis=k)`, `E`
     elementwise in one prefix `x[:, :n]` cut on axis `k` (and numbers), reduce the whole tensors with
-    the positions from `n` on masked by `tf.where` (0, -inf, inf; a mean divides by `min(n, T)`).
+    the positions from `n` on masked by `tf.where` (0, -inf, inf; a mean divides by `min(n, T)`),
+    also through a name bound once to the prefix and read only by such reductions (`h = x[:, :n]`).
     Unsafe: a negative `n` counts from the end in the slice only, a non-finite derivative at a
     masked position gives a NaN gradient, the sum runs in another order, max/min need a float
     tensor, and an integer mean is truncated in the original.

@@ -152,8 +152,18 @@ class JaxTracedShape(Rule):
     without `num_segments` whose result is concatenated beside an array on an axis other than 0, or
     combined elementwise with one, gets `num_segments=<that array>.shape[0]`: where the original returns
     its segment count is that size (unsafe for `axis=-1`, axis 0 for 1-D data, and for an elementwise
-    partner of leading size 1, which broadcasts). Other sizes get no automatic fix: the static bound
-    must come from the model's configuration.
+    partner of leading size 1, which broadcasts). A data-sized result that is a selection of a static
+    array (NumPy's definitions, measured under `jax.jit`) is read as one by every consumer above:
+    `jnp.nonzero(a)[k]`/`jnp.where(a)[k]`/`jnp.argwhere(a)[:, k]` (positions: `broadcasted_iota`
+    where `a != 0`), `jnp.flatnonzero(a)`, `jnp.extract/compress(c, a)` (`jnp.ravel(a)` where `c`;
+    unsafe if `c` has another size), `jnp.unique(a)` and the values of `unique_counts/_all/_inverse`
+    (`jnp.unique(a, size=a.size)` where `unique_counts(...).counts > 0`), `jnp.setdiff1d/intersect1d/
+    union1d/setxor1d` (the same through `jnp.isin`; measured on finite values only) and
+    `jnp.delete(a, obj)` (an index out of bounds is ignored, where the original raises); so is
+    `jnp.concatenate([S, P])` of selections and plain arrays (the masks concatenated); a named
+    position array read by `x.at[idx].set(c)` (and the other updates) becomes `jnp.where` through
+    the mask, and `(idx,) = jnp.nonzero(m)` reads as `jnp.nonzero(m)[0]`. Other sizes get no
+    automatic fix: the static bound must come from the model's configuration.
     """
 
     code = "XLA207"
