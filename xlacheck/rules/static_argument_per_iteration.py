@@ -136,6 +136,11 @@ class StaticArgumentPerIteration(ModuleRule):
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
                 "def team_reward(x, team):\n    return x[team].sum()\n"
                 "def rewards(x):\n    return [team_reward(x, i) for i in range(2)]\n"),
+        # a comparison of the counter: two values, two compiles (jaxrl sac_learner.py `update_target`)
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnames=('sync',))\n"
+                "def update(p, g, sync):\n    return (p - g) * 0.5 if sync else p - g\nclass Learner:\n"
+                "    def update(self, g):\n        self.step += 1\n"
+                "        self.p = update(self.p, g, sync=self.step % 100 == 0)\n"),
     )
     INVALID = (
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
@@ -237,6 +242,17 @@ class StaticArgumentPerIteration(ModuleRule):
                              "which runs per batch: it hashes by identity, so jax.jit compiles again for each new "
                              "object; build it once outside, or give it value equality (a frozen dataclass)"),
                 )),
+        # a number the helper computes from the step its caller passes (static.float_new_value)
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnames=('lr',))\n"
+                "def step(x, lr):\n    return x - lr * x\ndef run_step(x, i):\n    lr = 0.1 / (i + 1)\n"
+                "    return step(x, lr=lr)\ndef train(x, steps):\n    for i in range(steps):\n"
+                "        x = run_step(x, i)\n    return x\n",
+                expected=(
+                    (8, 23, "static argument `lr` of jitted `step` comes from `lr`, computed from `i`, which "
+                            "`run_step()` receives with a new value on every iteration of the loop at line 11: "
+                            "jax.jit compiles once per distinct static value, so every iteration compiles again; "
+                            "pass it traced (with a static bound and a mask)"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -255,7 +271,8 @@ class StaticArgumentPerIteration(ModuleRule):
                                       "device); pass it traced, with a static bound and a mask")
                 continue
             counter = next(((param, arg, c) for param, arg in bound
-                            if (c := _counter_of_enclosing_call(index, call, arg)) is not None), None)
+                            if (c := _counter_of_enclosing_call(index, call, arg)) is not None
+                            and not _two_valued(index, arg, {c})), None)
             if counter is not None and not runs_traced(ctx.facts, index, call):
                 param, arg, c = counter
                 ctx.report(self, arg, f"static argument `{param}` of jitted `{shown}` comes from `{c}`, which "
@@ -348,17 +365,41 @@ class StaticArgumentPerIteration(ModuleRule):
     def _varied_by_callers(self, ctx: ModuleContext, call: ast.Call, bound: list[tuple[str, ast.expr]],
                            from_callers: dict[str, tuple[str, int]]) -> None:
         """A static argument computed from a parameter that the enclosing function's callers in this
-        file pass a new value on every iteration of a loop."""
+        file pass a new value on every iteration of a loop, directly or through names the function
+        assigns from it (``lr = 0.1 / (i + 1)`` in ``run_step(i)``)."""
+        origin = _assigned_from(ctx.index, call, from_callers)
         for param, arg in bound:
-            hit = next((n.id for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in from_callers), None)
+            hit = next((n.id for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in origin), None)
             if hit is not None:
-                caller, line = from_callers[hit]
+                via = "" if origin[hit] == hit else f"`{hit}`, computed from "
+                caller, line = from_callers[origin[hit]]
                 ctx.report(self, arg, f"static argument `{param}` of jitted "
-                                      f"`{ast.unparse(call.func)}` comes from `{hit}`, which "
+                                      f"`{ast.unparse(call.func)}` comes from {via}`{origin[hit]}`, which "
                                       f"`{caller}()` receives with a new value on every iteration of the loop at line "
                                       f"{line}: jax.jit compiles once per distinct static value, so every iteration "
                                       "compiles again; pass it traced (with a static bound and a mask)")
                 return
+
+
+def _assigned_from(index: ModuleIndex, call: ast.Call, params: dict[str, tuple[str, int]]) -> dict[str, str]:
+    """{name: parameter}: the parameters in ``params`` and the names the function around ``call``
+    assigns (plain ``=``, followed to a fixed point) from values that read them: a number computed
+    from a value that changes on every call changes on every call too."""
+    origin = {p: p for p in params}
+    func = index.function_of(call)
+    if not origin or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return origin
+    assigns = [n for n in index.scope_nodes(func) if isinstance(n, ast.Assign)]
+    changed = True
+    while changed:
+        changed = False
+        for a in assigns:
+            src = next((origin[n.id] for n in ast.walk(a.value) if isinstance(n, ast.Name) and n.id in origin), None)
+            for t in a.targets:
+                if src is not None and isinstance(t, ast.Name) and t.id not in origin:
+                    origin[t.id] = src
+                    changed = True
+    return origin
 
 
 _SHAPE_READS = frozenset({"shape", "ndim", "size"})
