@@ -299,9 +299,10 @@ def step_counters(target: ast.expr, iterable: ast.expr) -> set[str]:
         return set()
     callee = _callee_name(it)
     if callee == "range" and not it.keywords:
-        if not all(isinstance(a, ast.Constant) and type(a.value) is int for a in it.args):
+        bounds = [a.value for a in it.args if isinstance(a, ast.Constant) and type(a.value) is int]
+        if len(bounds) != len(it.args) or not 1 <= len(bounds) <= 3 or (len(bounds) == 3 and bounds[2] == 0):
             return names(target)
-        return names(target) if len(range(*(a.value for a in it.args))) > 2 else set()  # type: ignore[misc]
+        return names(target) if len(range(*bounds)) > 2 else set()
     if callee == "enumerate" and it.args and isinstance(target, ast.Tuple) and target.elts:
         table = it.args[0]
         if isinstance(table, (ast.Tuple, ast.List, ast.Set, ast.Dict)) or (
