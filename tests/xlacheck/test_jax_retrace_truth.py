@@ -924,3 +924,19 @@ def test_xla411_step_counters_trace_per_step_table_entries_once_each():
     for _ in range(250):
         learner.update(x * 0.01)
     assert len(ns["TRACES"]) == 2
+
+
+def test_xla416_module_list_appended_per_call_traces_every_call():
+    """A module-level list a helper appends to, joined with jnp.array: a new length, a new trace,
+    on every call of the helper; started afresh (``.clear()``), one trace."""
+    from xlacheck.rules.jit_argument_shape_per_iteration import JitArgumentShapePerIteration as R
+    grows = R.INVALID[-1].code
+    assert "XLA416" in _codes(grows)
+    ns = _run(_counted(grows, "def step(h):\n"))
+    ns["train"](4)
+    assert len(ns["TRACES"]) == 4
+    fresh = R.VALID[-1].code
+    assert "XLA416" not in _codes(fresh)
+    ns = _run(_counted(fresh, "def step(h):\n"))
+    ns["train"](4)
+    assert len(ns["TRACES"]) == 1

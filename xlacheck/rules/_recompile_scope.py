@@ -905,6 +905,43 @@ def jax_loop_grown_argument(index: ModuleIndex, arg: ast.expr, loops: Sequence[a
     return f"`{join}` of `{seq.id}`, a list this loop makes longer on every iteration", grown.lineno
 
 
+def module_list_grown_per_call(index: ModuleIndex, call: ast.Call, arg: ast.expr) -> tuple[str, str, int] | None:
+    """(the join, the list, the line where it grows) when ``arg`` of ``call``, outside loops, is
+    ``jnp.array(history)`` (a :data:`JAX_LIST_JOINS`/:data:`HOST_LIST_JOINS` call) of a list bound at
+    module level to a list display, that the function around the call appends to (``history.append``
+    or ``.extend`` in its body, before the call, not under a condition or loop), that no code of this
+    file starts afresh (rebinds in a function, ``.clear()``, ``del``), and the function runs per step
+    (:func:`per_batch`): the list, and the array joined from it, are longer on every call (the table's
+    ``shape.jnp_array_of_list_new_length``)."""
+    if index.loops_around(call) or not isinstance(arg, ast.Call) or len(arg.args) != 1 \
+            or not isinstance(arg.args[0], ast.Name):
+        return None
+    join = index.aliases.resolve(arg.func)
+    name = arg.args[0].id
+    func = index.function_of(call)
+    if join not in JAX_LIST_JOINS and join not in HOST_LIST_JOINS \
+            or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+            or not isinstance(index.module_binding(name), ast.List):
+        return None
+    grown = next((stmt for stmt in func.body if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+                  and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("append", "extend")
+                  and isinstance(stmt.value.func.value, ast.Name) and stmt.value.func.value.id == name
+                  and stmt.lineno < call.lineno), None)
+    if grown is None or not per_batch(index, call):
+        return None
+    for node in ast.walk(index.tree):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)) \
+                and index.function_of(node) is not None:
+            return None  # rebound (or deleted) in a function: it may start afresh
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "clear" \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
+            return None
+        if isinstance(node, ast.Delete) and any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+                                                 and t.value.id == name for t in node.targets):
+            return None
+    return join, name, grown.lineno
+
+
 def loop_grown_arguments(index: ModuleIndex, call: ast.Call
                          ) -> Iterator[tuple[ast.expr, ast.Name, ast.stmt | ast.expr]]:
     """The arguments of ``call`` that get longer on every pass of the ``for``/``while`` loops around
