@@ -880,3 +880,63 @@ def test_builtin_max_of_int_floor_and_float_compiles_once_per_type():
     ns = _run(fixed)
     ns["run"](batches)
     assert len(ns["TRACES"]) == 1
+
+
+def _counted(src: str, func_line: str) -> str:
+    """``src`` with a trace counter as the first statement of the jitted function (``func_line``)."""
+    assert func_line in src
+    return "TRACES = []\n" + src.replace(func_line, func_line + "    TRACES.append(1)\n")
+
+
+def test_xla411_step_counters_trace_per_step_table_entries_once_each():
+    """Why XLA411 (out of --preview) follows step counters only: a number the helper computes
+    from the step its caller passes traces on every step; a loop over a table's entries traces once
+    per entry and not again on the next pass; range(2) and a comparison of a counter trace twice."""
+    from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration as R
+    x = jax.numpy.ones(3)
+
+    helper = R.INVALID[-1].code
+    assert "XLA411" in _codes(helper)
+    ns = _run(_counted(helper, "def step(x, lr):\n"))
+    ns["train"](x, 4)
+    assert len(ns["TRACES"]) == 4
+
+    table = R.VALID[-3].code
+    assert "XLA411" not in _codes(table) and "XLA411" in _codes(table, preview=True)
+    ns = _run(_counted(table, "def fit_head(x, num_classes):\n"))
+    datasets = {"a": 1, "b": 2, "c": 3}
+    ns["run"](jax.numpy.ones((2, 3)), datasets)
+    ns["run_all"](jax.numpy.ones((2, 3)), datasets)
+    assert len(ns["TRACES"]) == 3  # one per entry, the second pass hits the cache
+
+    two = R.VALID[-2].code
+    assert "XLA411" not in _codes(two)
+    ns = _run(_counted(two, "def team_reward(x, team):\n"))
+    for _ in range(3):
+        ns["rewards"](x)
+    assert len(ns["TRACES"]) == 2
+
+    flag = R.VALID[-1].code
+    assert "XLA411" not in _codes(flag)
+    ns = _run(_counted(flag, "def update(p, g, sync):\n"))
+    learner = ns["Learner"]()
+    learner.step, learner.p = 0, x
+    for _ in range(250):
+        learner.update(x * 0.01)
+    assert len(ns["TRACES"]) == 2
+
+
+def test_xla416_module_list_appended_per_call_traces_every_call():
+    """A module-level list a helper appends to, joined with jnp.array: a new length, a new trace,
+    on every call of the helper; started afresh (``.clear()``), one trace."""
+    from xlacheck.rules.jit_argument_shape_per_iteration import JitArgumentShapePerIteration as R
+    grows = R.INVALID[-1].code
+    assert "XLA416" in _codes(grows)
+    ns = _run(_counted(grows, "def step(h):\n"))
+    ns["train"](4)
+    assert len(ns["TRACES"]) == 4
+    fresh = R.VALID[-1].code
+    assert "XLA416" not in _codes(fresh)
+    ns = _run(_counted(fresh, "def step(h):\n"))
+    ns["train"](4)
+    assert len(ns["TRACES"]) == 1

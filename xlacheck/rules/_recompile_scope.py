@@ -243,18 +243,21 @@ def jax_static_argument_calls(facts: ModuleFacts, index: ModuleIndex
             yield call, bound_static_arguments(hit[1], call, index)
 
 
-def loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:
+def loop_varying_names(index: ModuleIndex, node: ast.AST, *, steps_only: bool = False) -> set[str]:
     """Names that take a new value on every iteration of the loops around ``node``: the loop
     targets, names a loop body augments (``pos += 1``), and names the body assigns from those
-    (``end = t + 1``), followed to a fixed point."""
+    (``end = t + 1``), followed to a fixed point. ``steps_only``: of the loop targets only the
+    counters of loops over steps (:func:`step_counters`), not the entries of a table."""
     names: set[str] = set()
     bodies: list[ast.AST] = []
     for loop in index.loops_around(node):
         if isinstance(loop, (ast.For, ast.AsyncFor)):
-            names |= {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+            names |= step_counters(loop.target, loop.iter) if steps_only else \
+                {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
             bodies.append(loop)
         elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            names |= {n.id for g in loop.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+            names |= {c for g in loop.generators for c in step_counters(g.target, g.iter)} if steps_only else \
+                {n.id for g in loop.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
         elif isinstance(loop, ast.While):
             bodies.append(loop)
     assigns = [n for body in bodies for stmt in body.body for n in ast.walk(stmt)  # type: ignore[attr-defined]
@@ -272,6 +275,47 @@ def loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:
                 names |= bound
                 changed = True
     return names
+
+
+_MAPPING_VIEWS = frozenset({"items", "keys", "values"})
+
+
+def step_counters(target: ast.expr, iterable: ast.expr) -> set[str]:
+    """The names of a loop head ``for target in iterable`` that count steps: the target of
+    ``range(...)`` with a bound that is not a literal, or with more than two values (also wrapped:
+    ``reversed(range(n))``, ``tqdm(range(n))``), and the index of ``enumerate(...)`` of anything
+    but a literal display or a mapping's entries. Not the entries of a table (``for name, ds in
+    datasets.items()``, ``for n in sizes``, ``for team in range(2)``): a fixed set of values, each
+    compiled once and then found in the cache on every later pass, where a step counter brings a new
+    value on every step (measured: ``static.int_new_value`` in ``xlacheck/data/jax_cache_key.json``)."""
+    def names(t: ast.expr) -> set[str]:
+        return {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+    it = iterable
+    while isinstance(it, ast.Call) and it.args and isinstance(it.args[0], ast.Call) \
+            and _callee_name(it.args[0]) == "range" and _callee_name(it) != "range":
+        it = it.args[0]  # reversed(range(n)), tqdm(range(n), ...)
+    if not isinstance(it, ast.Call):
+        return set()
+    callee = _callee_name(it)
+    if callee == "range" and not it.keywords:
+        bounds = [a.value for a in it.args if isinstance(a, ast.Constant) and type(a.value) is int]
+        if len(bounds) != len(it.args) or not 1 <= len(bounds) <= 3 or (len(bounds) == 3 and bounds[2] == 0):
+            return names(target)
+        return names(target) if len(range(*bounds)) > 2 else set()
+    if callee == "enumerate" and it.args and isinstance(target, ast.Tuple) and target.elts:
+        table = it.args[0]
+        if isinstance(table, (ast.Tuple, ast.List, ast.Set, ast.Dict)) or (
+                isinstance(table, ast.Call) and isinstance(table.func, ast.Attribute)
+                and table.func.attr in _MAPPING_VIEWS):
+            return set()
+        return names(target.elts[0])
+    return set()
+
+
+def _callee_name(call: ast.Call) -> str | None:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
 
 
 _DATACLASS_DECORATORS = ("dataclass", "dataclasses.dataclass")
@@ -404,11 +448,11 @@ def _is_draw(index: ModuleIndex, c: ast.Call) -> bool:
         and isinstance(c.func.value, ast.Name) and "rng" in c.func.value.id.lower())
 
 
-def jax_loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:
+def jax_loop_varying_names(index: ModuleIndex, node: ast.AST, *, steps_only: bool = False) -> set[str]:
     """:func:`loop_varying_names` plus the names a loop body rebinds from themselves
     (``lr = lr * 0.5``) or from a NumPy/stdlib random draw, and the names assigned there from
     those (JAX rules: XLA411, XLA416, XLA417)."""
-    names = loop_varying_names(index, node)
+    names = loop_varying_names(index, node, steps_only=steps_only)
     extra = (_self_updated(index, node) | drawn_in_loop(index, node)) - names
     if not extra:
         return names
@@ -426,11 +470,13 @@ def jax_loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:
     return names
 
 
-def params_varied_by_callers(index: ModuleIndex, path: str, node: ast.AST) -> dict[str, tuple[str, int]]:
+def params_varied_by_callers(index: ModuleIndex, path: str, node: ast.AST, *, steps_only: bool = False
+                             ) -> dict[str, tuple[str, int]]:
     """Parameters of the function around ``node`` that a call of it in this file, inside a loop and
     outside tests, passes a value that changes on every iteration: {param: (callee name, line of that
     call)}. One level of calls (``for i in range(n): perturb(key, x, i)`` varies ``perturb``'s
-    ``step``); a method, a lambda or a function handed elsewhere is not followed."""
+    ``step``); a method, a lambda or a function handed elsewhere is not followed. ``steps_only``:
+    only values that follow the counter of a loop over steps (:func:`step_counters`)."""
     func = index.function_of(node)
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return {}
@@ -444,7 +490,7 @@ def params_varied_by_callers(index: ModuleIndex, path: str, node: ast.AST) -> di
         if not isinstance(site.func, ast.Name) or site.func.id != func.name or not index.loops_around(site) \
                 or in_test(index, path, site) or index.function_of(site) is func:
             continue
-        varying = jax_loop_varying_names(index, site)
+        varying = jax_loop_varying_names(index, site, steps_only=steps_only)
         if not varying:
             continue
         bound: list[tuple[str, ast.expr]] = []
@@ -857,6 +903,43 @@ def jax_loop_grown_argument(index: ModuleIndex, arg: ast.expr, loops: Sequence[a
     if grown is None or not beside_call(grown):
         return None
     return f"`{join}` of `{seq.id}`, a list this loop makes longer on every iteration", grown.lineno
+
+
+def module_list_grown_per_call(index: ModuleIndex, call: ast.Call, arg: ast.expr) -> tuple[str, str, int] | None:
+    """(the join, the list, the line where it grows) when ``arg`` of ``call``, outside loops, is
+    ``jnp.array(history)`` (a :data:`JAX_LIST_JOINS`/:data:`HOST_LIST_JOINS` call) of a list bound at
+    module level to a list display, that the function around the call appends to (``history.append``
+    or ``.extend`` in its body, before the call, not under a condition or loop), that no code of this
+    file starts afresh (rebinds in a function, ``.clear()``, ``del``), and the function runs per step
+    (:func:`per_batch`): the list, and the array joined from it, are longer on every call (the table's
+    ``shape.jnp_array_of_list_new_length``)."""
+    if index.loops_around(call) or not isinstance(arg, ast.Call) or len(arg.args) != 1 \
+            or not isinstance(arg.args[0], ast.Name):
+        return None
+    join = index.aliases.resolve(arg.func)
+    name = arg.args[0].id
+    func = index.function_of(call)
+    if join not in JAX_LIST_JOINS and join not in HOST_LIST_JOINS \
+            or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+            or not isinstance(index.module_binding(name), ast.List):
+        return None
+    grown = next((stmt for stmt in func.body if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+                  and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("append", "extend")
+                  and isinstance(stmt.value.func.value, ast.Name) and stmt.value.func.value.id == name
+                  and stmt.lineno < call.lineno), None)
+    if grown is None or not per_batch(index, call):
+        return None
+    for node in ast.walk(index.tree):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)) \
+                and index.function_of(node) is not None:
+            return None  # rebound (or deleted) in a function: it may start afresh
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "clear" \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
+            return None
+        if isinstance(node, ast.Delete) and any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+                                                 and t.value.id == name for t in node.targets):
+            return None
+    return join, name, grown.lineno
 
 
 def loop_grown_arguments(index: ModuleIndex, call: ast.Call

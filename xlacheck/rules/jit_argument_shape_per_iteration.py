@@ -17,6 +17,7 @@ from xlacheck.rules._recompile_scope import (
     jax_loop_grown_argument,
     jax_loop_varying_names,
     jitted_call_resolver,
+    module_list_grown_per_call,
     params_varied_by_callers,
     runs_traced,
     varying_slice,
@@ -68,8 +69,10 @@ class JitArgumentShapePerIteration(ModuleRule):
     (`hist = jnp.concatenate([hist, out])`, `jnp.append`/`pad`/`vstack` of itself; measured,
     `shape.new_length`), and `jnp.array(tokens)`/`jnp.stack`/`np.asarray` of a Python list the
     loop appends to (`shape.jnp_array_of_list_new_length`), passed directly, through a forwarder
-    of this file or a `**dict`, or to a method jitted while bound. Calls inside traced code and in
-    tests are left out.
+    of this file or a `**dict`, or to a method jitted while bound. Outside loops, `jnp.array(history)`
+    of a module-level list that the calling function appends to before the call and nothing starts
+    afresh, in a function that runs per step (called in a loop): the list is longer on every call.
+    Calls inside traced code and in tests are left out.
 
     ## Why is this bad?
     `jax.jit` compiles once per distinct input shape. A slice whose length follows the loop
@@ -131,6 +134,11 @@ class JitArgumentShapePerIteration(ModuleRule):
         Example("import jax\nimport numpy as np\n@jax.jit\ndef generate(ids):\n    return ids.sum(axis=1)\n"
                 "def evaluate(prompt_batches):\n    for prompts in prompt_batches:\n"
                 "        generate(np.array([[0] * (16 - len(p)) + p for p in prompts]))\n"),
+        # a module-level list the helper starts afresh on every call: one length
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(h):\n    return jnp.mean(h)\n"
+                "history = []\ndef run_step(i):\n    history.clear()\n    history.append(float(i))\n"
+                "    return step(jnp.array(history))\ndef train(steps):\n    for i in range(steps):\n"
+                "        run_step(i)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef decode_step(params, prefix):\n"
@@ -236,6 +244,18 @@ class JitArgumentShapePerIteration(ModuleRule):
                             'so jax.jit traces and compiles again every iteration; pass a fixed-size (padded) array '
                             'with the position or a mask, or bucket the lengths'),
                 )),
+        # a module-level list a helper appends to, the helper called per step
+        # (shape.jnp_array_of_list_new_length)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(h):\n    return jnp.mean(h)\n"
+                "history = []\ndef run_step(i):\n    history.append(float(i))\n"
+                "    return step(jnp.array(history))\ndef train(steps):\n    for i in range(steps):\n"
+                "        run_step(i)\n",
+                expected=(
+                    (9, 17, 'argument `h` of jitted `step` is `jnp.array` of `history`, a module-level list that '
+                            '`run_step()` makes longer on every call (line 8): each call passes a new shape, so '
+                            'jax.jit traces and compiles again on every call; write into a fixed-size buffer at a '
+                            'traced position (`.at[i].set`) and pass the length traced'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -259,6 +279,33 @@ class JitArgumentShapePerIteration(ModuleRule):
                 ctx.report(self, arg, f"argument `{param}` of jitted `{shown}` {text}")
                 reported.add(id(call))
         self._grown_in_loop(ctx, reported)
+        self._grown_per_call(ctx, reported)
+
+    def _grown_per_call(self, ctx: ModuleContext, reported: set[int]) -> None:
+        """Outside loops: ``jnp.array(history)`` of a module-level list that the function around the
+        call appends to, a function that runs per step (:func:`module_list_grown_per_call`): every
+        call of that function passes a longer array (``shape.jnp_array_of_list_new_length``)."""
+        if not jax_cache.recompiles("shape.jnp_array_of_list_new_length"):
+            return
+        index = ctx.index
+        for call, info in jax_jitted_calls_in_host_code(ctx.facts, index, ctx.path):
+            if id(call) in reported or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
+                continue
+            for param, arg in bound_arguments(call_params(info, call), call, index):
+                if param.startswith("#") or param in info.static_params:
+                    continue
+                grown = module_list_grown_per_call(index, call, arg)
+                if grown is None:
+                    continue
+                join, name, line = grown
+                func = index.function_of(call)
+                assert isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
+                ctx.report(self, arg, f"argument `{param}` of jitted `{ast.unparse(call.func)}` is `{join}` of "
+                                      f"`{name}`, a module-level list that `{func.name}()` makes longer on every "
+                                      f"call (line {line}): each call passes a new shape, so jax.jit traces and "
+                                      "compiles again on every call; write into a fixed-size buffer at a traced "
+                                      "position (`.at[i].set`) and pass the length traced")
+                break
 
     def _grown_in_loop(self, ctx: ModuleContext, reported: set[int]) -> None:
         """An array argument that the loop around the call makes longer on every pass
