@@ -142,7 +142,8 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
                 given = [k.value for k in node.keywords if k.arg]
             else:
                 given = [k.value for k in node.keywords if k.arg == row["argument"]] + node.args[row["position"]:][:1]
-            if any(_shows_tensor(a, torch) or isinstance(a, ast.Dict) and any(
+            # (an f-string hands the sink a str: the formatting read the tensor, and host_reads reports it there)
+            if any(_shows_tensor(a, torch) and not isinstance(a, ast.JoinedStr) or isinstance(a, ast.Dict) and any(
                     v is not None and torch.tensor(v) for v in a.values) for a in given):
                 out.append((node, f"`{cls.rsplit('.', 1)[-1]}.{f.attr}(tensor)`"))
         elif f.attr == "step" and cls in optimizers and not node.args and not node.keywords:
@@ -1114,6 +1115,19 @@ class TorchHostSyncInStep(ModuleRule):
                             "@torch.no_grad (torch code declared to run on XLA)): the pending graph runs and is cut "
                             "here; keep the value on the device (return or accumulate the tensor), read it after "
                             "`torch_xla.sync()`, or log it from `xm.add_step_closure(fn, args=(t,))`"),
+                )),
+        # tqdm's set_description handed an f-string: one read, by the formatting (the sink gets a str); llama-recipes'
+        # train_utils reported it twice before
+        Example("import torch\nfrom tqdm import tqdm\n\ndef train(model, loader, opt):\n    pbar = tqdm(loader)\n"
+                "    for x, y in pbar:\n        loss = torch.nn.functional.cross_entropy(model(x), y)\n"
+                "        loss.backward()\n        opt.step()\n"
+                "        pbar.set_description(f'loss {loss.detach().float()}')\n",
+                torch_xla=True,
+                expected=(
+                    (10, 30, "an f-string of a tensor reads a torch tensor on the host inside a torch_xla step (a "
+                             "training loop on the XLA device): the pending graph runs and is cut here; keep the value "
+                             "on the device (return or accumulate the tensor), read it after `torch_xla.sync()`, or "
+                             "log it from `xm.add_step_closure(fn, args=(t,))`"),
                 )),
     )
 
