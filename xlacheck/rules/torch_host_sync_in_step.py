@@ -532,7 +532,8 @@ class TorchHostSyncInStep(ModuleRule):
     fired; the check itself is flagged: these are set aside, and `--show-set-aside` lists them with
     the line that ends the run), and code that runs once: a value computed under
     `if self.x is None:` and kept in `self.x` (and the functions only such code calls).
-    Nor the read of a finished image: a value converted to 8-bit pixels in the same statement
+    Nor a comparison with a str (`out["kind"] == "logits"`: a tensor compared with a str is a
+    Python bool, Tensor.__eq__ returns NotImplemented for it). Nor the read of a finished image: a value converted to 8-bit pixels in the same statement
     (`.to("cpu", torch.uint8)`, `.byte()`, `.astype(np.uint8)`), the dtype of image files and displays,
     which no step computes with (autograd takes only floating and complex tensors).
 
@@ -834,6 +835,13 @@ class TorchHostSyncInStep(ModuleRule):
                 "@torch.no_grad()\ndef save(model, z, path):\n    x = torch.tanh(model(z))\n"
                 "    x = ((x.cpu().numpy().transpose(1, 2, 0) + 1.0) * 127.5).clip(0, 255).astype(np.uint8)\n"
                 "    Image.fromarray(x).save(path)\n", torch_xla=True),
+        # a comparison with a str is a Python bool: Tensor.__eq__ returns NotImplemented for a str (measured,
+        # torch 2.9), so the item compared is no tensor read (DeepSpeed's `config["curriculum_type"] == "seqlen"`)
+        Example("import torch\nimport torch_xla\n\ndef train(model, loader, opt):\n    for x, y in loader:\n"
+                "        out = model(x)\n        if out['kind'] == 'logits':\n"
+                "            loss = torch.nn.functional.cross_entropy(out['value'], y)\n        else:\n"
+                "            loss = out['value'].mean()\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n", torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
