@@ -533,9 +533,10 @@ class TorchHostSyncInStep(ModuleRule):
     the line that ends the run), and code that runs once: a value computed under
     `if self.x is None:` and kept in `self.x` (and the functions only such code calls).
     Nor a comparison with a str (`out["kind"] == "logits"`: a tensor compared with a str is a
-    Python bool, Tensor.__eq__ returns NotImplemented for it). Nor the read of a finished image: a value converted to 8-bit pixels in the same statement
-    (`.to("cpu", torch.uint8)`, `.byte()`, `.astype(np.uint8)`), the dtype of image files and displays,
-    which no step computes with (autograd takes only floating and complex tensors).
+    Python bool, Tensor.__eq__ returns NotImplemented for it). Nor the read of a finished image:
+    a value converted to 8-bit pixels in the same statement (`.to("cpu", torch.uint8)`, `.byte()`,
+    `.astype(np.uint8)`), the dtype of image files and displays, which no step computes with
+    (autograd takes only floating and complex tensors).
 
     ## Why is this bad?
     torch_xla records operations lazily and runs them as one graph at the step's sync. A value
