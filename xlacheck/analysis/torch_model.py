@@ -2921,6 +2921,13 @@ class _Walker:
             return v & (TENSOR | BOOL | STEP_INT | STEP_ARG | HOST | (MAYBE_MASK if isinstance(e.op, ast.Invert) else 0))
         if isinstance(e, ast.Compare):
             fs = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
+            if len(e.ops) == 1 and isinstance(e.ops[0], (ast.Eq, ast.NotEq)) and any(
+                    isinstance(x, ast.JoinedStr) or isinstance(x, ast.Constant) and isinstance(x.value, (str, bytes))
+                    for x in [e.left, *e.comparators]):
+                # a tensor compared with a str is a Python bool, and reads nothing: Tensor.__eq__ returns
+                # NotImplemented for a str and Python falls back to identity (measured, torch 2.9:
+                # `torch.tensor([1.0]) == "seqlen"` is False). DeepSpeed's `config["curriculum_type"] == "seqlen"`
+                return 0
             if any(f & TENSOR for f in fs) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in e.ops):
                 return TENSOR | BOOL
             if any(f & STRUCT for f in fs) and all(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in e.ops):

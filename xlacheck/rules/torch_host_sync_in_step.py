@@ -142,7 +142,8 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
                 given = [k.value for k in node.keywords if k.arg]
             else:
                 given = [k.value for k in node.keywords if k.arg == row["argument"]] + node.args[row["position"]:][:1]
-            if any(_shows_tensor(a, torch) or isinstance(a, ast.Dict) and any(
+            # (an f-string hands the sink a str: the formatting read the tensor, and host_reads reports it there)
+            if any(_shows_tensor(a, torch) and not isinstance(a, ast.JoinedStr) or isinstance(a, ast.Dict) and any(
                     v is not None and torch.tensor(v) for v in a.values) for a in given):
                 out.append((node, f"`{cls.rsplit('.', 1)[-1]}.{f.attr}(tensor)`"))
         elif f.attr == "step" and cls in optimizers and not node.args and not node.keywords:
@@ -428,6 +429,37 @@ def _error_message(node: ast.AST, stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Assert) and stmt.msg is not None and any(n is node for n in ast.walk(stmt.msg))
 
 
+# 8-bit pixels: the dtype of an image file or a display (PIL's `Image.fromarray`, PNG writers, Gradio and
+# Streamlit images take HxWx3 uint8) and one no step computes with (autograd takes only floating and complex
+# tensors, and an 8-bit value cannot carry a model's state): a value turned into them is a finished output
+_PIXEL_DTYPES = frozenset({"torch.uint8", "np.uint8"})  # (the alias table spells numpy `np`)
+
+
+def _renders_pixels(node: ast.AST, stmt: ast.stmt, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """The statement turns what ``node`` reads into 8-bit pixels: ``node`` holds, or is in the receiver of, a
+    conversion to uint8 (``.to("cpu", torch.uint8)``, ``.to(dtype=torch.uint8)``, ``.type(torch.uint8)``,
+    ``.byte()``, ``.astype(np.uint8)``/``.astype("uint8")``). The read hands over a rendered image, once it is
+    final (PixArt's Gradio demo, taming-transformers' `save_image`): the program's output, not a value of a
+    step's computation, so no device alternative exists for it."""
+    for call in ast.walk(stmt):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+            continue
+        attr = call.func.attr
+        # (the conversion before the read, in what it reads, or after it, on what it read)
+        if attr not in ("to", "type", "astype", "byte") or not (
+                any(n is call for n in ast.walk(node)) or any(n is node for n in ast.walk(call.func.value))):
+            continue
+        if attr == "byte":
+            if not call.args and not call.keywords:
+                return True
+            continue
+        for arg in [*call.args, *(k.value for k in call.keywords)]:
+            if isinstance(arg, ast.Constant) and arg.value == "uint8" or isinstance(arg, (ast.Name, ast.Attribute)) \
+                    and resolve(arg) in _PIXEL_DTYPES:
+                return True
+    return False
+
+
 def _names_scheduler(recv: ast.expr) -> bool:
     """``recv``'s own name says learning-rate scheduler (``scheduler``, ``self.lr_scheduler``, ``sched``)."""
     name = recv.id if isinstance(recv, ast.Name) else recv.attr if isinstance(recv, ast.Attribute) else ""
@@ -500,6 +532,11 @@ class TorchHostSyncInStep(ModuleRule):
     fired; the check itself is flagged: these are set aside, and `--show-set-aside` lists them with
     the line that ends the run), and code that runs once: a value computed under
     `if self.x is None:` and kept in `self.x` (and the functions only such code calls).
+    Nor a comparison with a str (`out["kind"] == "logits"`: a tensor compared with a str is a
+    Python bool, Tensor.__eq__ returns NotImplemented for it). Nor the read of a finished image:
+    a value converted to 8-bit pixels in the same statement (`.to("cpu", torch.uint8)`, `.byte()`,
+    `.astype(np.uint8)`), the dtype of image files and displays, which no step computes with
+    (autograd takes only floating and complex tensors).
 
     ## Why is this bad?
     torch_xla records operations lazily and runs them as one graph at the step's sync. A value
@@ -791,6 +828,21 @@ class TorchHostSyncInStep(ModuleRule):
                 "def train(model, loader, opt, log):\n    for x in loader:\n        loss = model(x).sum()\n"
                 "        loss.backward()\n        opt.step()\n        if torch_npu is not None and log is not None:\n"
                 "            log.print_msg(f'loss={loss.detach().item()}')\n", torch_xla=True),
+        # a finished image turned into 8-bit pixels for a file or a display (PixArt's Gradio demo, taming-transformers'
+        # save_image): the program's output, no value of a step's computation (_renders_pixels)
+        Example("import numpy as np\nimport torch\nfrom PIL import Image\n\n@torch.no_grad()\ndef to_image(model, z):\n"
+                "    x = torch.tanh(model(z))\n"
+                "    return (x * 127.5 + 128).clamp(0, 255).permute(1, 2, 0).to('cpu', torch.uint8).numpy()\n\n"
+                "@torch.no_grad()\ndef save(model, z, path):\n    x = torch.tanh(model(z))\n"
+                "    x = ((x.cpu().numpy().transpose(1, 2, 0) + 1.0) * 127.5).clip(0, 255).astype(np.uint8)\n"
+                "    Image.fromarray(x).save(path)\n", torch_xla=True),
+        # a comparison with a str is a Python bool: Tensor.__eq__ returns NotImplemented for a str (measured,
+        # torch 2.9), so the item compared is no tensor read (DeepSpeed's `config["curriculum_type"] == "seqlen"`)
+        Example("import torch\nimport torch_xla\n\ndef train(model, loader, opt):\n    for x, y in loader:\n"
+                "        out = model(x)\n        if out['kind'] == 'logits':\n"
+                "            loss = torch.nn.functional.cross_entropy(out['value'], y)\n        else:\n"
+                "            loss = out['value'].mean()\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n", torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -1062,6 +1114,30 @@ class TorchHostSyncInStep(ModuleRule):
                             "tensor's value on the device (`F.pad`: pad with 0, then `torch.where` over the padded "
                             "positions)"),
                 )),
+        # the same read of a float image (no 8-bit pixels): a value a step may still compute with
+        Example("import numpy as np\nimport torch\n\n@torch.no_grad()\ndef to_image(model, z):\n"
+                "    x = torch.tanh(model(z))\n"
+                "    return (x.cpu().numpy() * 127.5 + 128).clip(0, 255).astype(np.float32)\n",
+                torch_xla=True,
+                expected=(
+                    (7, 13, "`.cpu()` reads a torch tensor on the host inside a torch_xla step (decorated with "
+                            "@torch.no_grad (torch code declared to run on XLA)): the pending graph runs and is cut "
+                            "here; keep the value on the device (return or accumulate the tensor), read it after "
+                            "`torch_xla.sync()`, or log it from `xm.add_step_closure(fn, args=(t,))`"),
+                )),
+        # tqdm's set_description handed an f-string: one read, by the formatting (the sink gets a str); llama-recipes'
+        # train_utils reported it twice before
+        Example("import torch\nfrom tqdm import tqdm\n\ndef train(model, loader, opt):\n    pbar = tqdm(loader)\n"
+                "    for x, y in pbar:\n        loss = torch.nn.functional.cross_entropy(model(x), y)\n"
+                "        loss.backward()\n        opt.step()\n"
+                "        pbar.set_description(f'loss {loss.detach().float()}')\n",
+                torch_xla=True,
+                expected=(
+                    (10, 30, "an f-string of a tensor reads a torch tensor on the host inside a torch_xla step (a "
+                             "training loop on the XLA device): the pending graph runs and is cut here; keep the value "
+                             "on the device (return or accumulate the tensor), read it after `torch_xla.sync()`, or "
+                             "log it from `xm.add_step_closure(fn, args=(t,))`"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -1078,11 +1154,13 @@ class TorchHostSyncInStep(ModuleRule):
         # every step
         # (nor on an error path: the message of a `raise` or of an `assert` is built only when it fails)
         # (nor in a block that ends the run: a check that fired, printing its values before exit(1))
+        # (nor the read of a finished image, converted to 8-bit pixels in the same statement: _renders_pixels)
         # (those are set aside, shown with --show-set-aside: SetAsideReason.ONCE_PER_RUN)
         once = once_per_run(ctx.tree, ctx.facts.aliases.resolve, torch)
         found = sorted(((node, what, stmt) for node, what, stmt in found
                         if stmt is None or id(stmt) not in torch.periodic and id(stmt) not in torch.setup
-                        and not _error_message(node, stmt)),
+                        and not _error_message(node, stmt)
+                        and not _renders_pixels(node, stmt, ctx.facts.aliases.resolve)),
                        key=lambda f: (getattr(f[0], "lineno", 0), getattr(f[0], "col_offset", 0)))
         by_stmt: dict[int, list[ast.AST]] = {}
         for node, _, stmt in found:
