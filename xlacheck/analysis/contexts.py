@@ -416,6 +416,12 @@ class ModuleFacts:
     # plain Enum classes this file's code names: its own, imported ones and module-level aliases of them
     # (analysis.compiled_exports.enum_names), on first use
     plain_enum_names: frozenset[str] | None = None
+    # Enum classes of other modules of the project whose members are no number, by the name this file's
+    # code uses (analysis.project.imports; set by the engine from the project pass)
+    imported_nonnumeric_enums: frozenset[str] = frozenset()
+    # Enum classes whose members are no number that this file's code names (plain ones included;
+    # analysis.compiled_exports.nonnumeric_enum_names), on first use
+    nonnumeric_enum_names: frozenset[str] | None = None
     # per callee and parameter name: every call recorded so far passes it a required non-static argument of a
     # jax.jit entry handed on whole (analysis.truth.passed_whole_jit_argument), a leaf tracer when only
     # its truth is read
