@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING
 from xlacheck import api_table
 from xlacheck.analysis import _CHILD_FIELDS, child_fields
 from xlacheck.analysis.fixpoint import grow
-from xlacheck.analysis.imports import AliasTable
+from xlacheck.analysis.imports import AliasTable, rebound_imports
 from xlacheck.analysis.reductions import returns_scalar_reduction
 from xlacheck.analysis.scopes import EMPTY_BUILT, BuiltValues, built_values, own_nodes, own_nodes_in_loops
 from xlacheck.analysis.tables import (
@@ -667,6 +667,7 @@ class _Scanner:
 
     def scan(self, tree: ast.Module) -> None:
         self.tree = tree
+        self.aliases.rebound = rebound_imports(tree)  # before any import is read
         # Explicit stack: (node, enclosing function, enclosing class for direct methods)
         # Statement lists are pushed reversed so imports are seen before the code that uses them.
         stack: list[tuple[ast.AST, FunctionInfo | None, ClassInfo | None]] = [
