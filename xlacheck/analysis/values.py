@@ -668,6 +668,13 @@ class ValueEnv:
                     ck = self.flags(c)
                     if is_tensor(ck):
                         k |= ck | self.flags(e.left)  # type: ignore[attr-defined]
+                    elif ck & PYLIST and ck & TENSOR and is_tensor(
+                            lk := self.flags(e.left)):  # type: ignore[attr-defined]
+                        # `v in tf.compat.v1.trainable_variables()`: `in` asks the truth of `v == item`, which
+                        # for tensors and variables in a tf.function (TF2) or under jax.jit is a symbolic
+                        # tensor (OperatorNotAllowedInGraphError, measured on TF 2.21; a TF1 graph compares
+                        # variables by identity)
+                        k |= (ck & ~PYLIST) | lk
                 return _combine(k) | BOOL if k else 0
             parts = [self.flags(e.left)] + [self.flags(c) for c in e.comparators]  # type: ignore[attr-defined]
             sides = (e.left, *e.comparators)  # type: ignore[attr-defined]
