@@ -721,7 +721,8 @@ def refresh_elementwise(tf: Any, keras: Any | None, table: dict[str, Any]) -> di
 
 def output_facts(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> dict[str, str]:
     """``{"dtype": "bool"}`` when every tensor the probing call returns is boolean (a mask),
-    ``{"structure": "list"}`` when it returns a Python list of tensors (``tf.split``), and the
+    ``{"structure": "list"}`` when it returns a Python list of tensors (``tf.split``; an empty list
+    too), and the
     ``returns`` kind of the result."""
     captured: dict[str, str] = {}
 
@@ -731,7 +732,9 @@ def output_facts(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> dict[
         tensors = [t for t in tf.nest.flatten(out, expand_composites=False) if tf.is_tensor(t)]
         if tensors and all(t.dtype == tf.bool for t in tensors):
             captured["dtype"] = "bool"
-        if isinstance(out, list) and out and all(tf.is_tensor(t) for t in out):
+        if isinstance(out, list) and all(tf.is_tensor(t) for t in out):
+            # a Python list, also an empty one (tf.compat.v1.trainable_variables() in the probe's fresh
+            # graph, tf.meshgrid() of no input): its truth and len() are Python's, never a tensor's
             captured["structure"] = "list"
         return out
 

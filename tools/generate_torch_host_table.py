@@ -379,6 +379,54 @@ def run_sweep(python: str, scratch: Path, only: list[str] | None = None) -> dict
     return rows
 
 
+# The positional parameters of the `sizes` rows' torch functions, as torch states them: the Python signature
+# where there is one (`torch.nn.functional.pad`), else the signature line of the docstring
+# (`full(size, fill_value, *, out=None, ...)`); `*size` is a size given as several arguments. A docstring
+# whose required parameter follows a defaulted one (`arange(start=0, end, step=1)`) states overloads: none.
+_PARAMS_WORKER = r'''
+import inspect, json, re, sys
+import torch, torch.nn.functional
+
+out = {}
+for name in json.loads(sys.argv[1]):
+    obj = torch
+    for part in name.split(".")[1:]:
+        obj = getattr(obj, part)
+    try:
+        params = [("*" if p.kind is p.VAR_POSITIONAL else "") + p.name
+                  for p in inspect.signature(obj).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)]
+    except (TypeError, ValueError):
+        m = re.match(r"\s*\w+\((.*?)\)\s*->", obj.__doc__ or "")
+        if m is None:
+            continue
+        params, defaulted, overloaded = [], False, False
+        for piece in m.group(1).replace("\\*", "*").split(","):
+            piece = piece.strip()
+            if piece in ("*", "") or piece.startswith("**"):
+                break
+            overloaded |= defaulted and "=" not in piece
+            defaulted |= "=" in piece
+            params.append(piece.split("=", 1)[0].strip())
+        if overloaded:  # `arange(start=0, end, step=1)`: which parameter a positional argument binds depends
+            continue    # on how many there are (torch's overloads), so none is recorded
+    out[name] = params
+print(json.dumps(out))
+'''
+
+
+def positional_params(python: str, scratch: Path) -> dict[str, list[str]]:
+    """The positional parameters of the `sizes` rows that are torch functions (a torch process, no device):
+    which parameter a positional argument binds, so a read names the argument it reads (`torch.full(size,
+    fill)` reads `fill_value` when `fill` is a device tensor, not the size)."""
+    worker = scratch / "params.py"
+    worker.write_text(_PARAMS_WORKER)
+    names = [name for name in SIZES if name.startswith("torch.")]
+    proc = subprocess.run([python, str(worker), json.dumps(names)], check=True, capture_output=True, text=True,
+                          timeout=300)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 def run_probes(python: str, scratch: Path, methods: list[str] | None = None) -> dict:
     """Run every probe in a fresh torch_xla process (``python``); its JSON answer (``methods``: only
     those keys of the Tensor-method sweep)."""
@@ -390,6 +438,7 @@ def run_probes(python: str, scratch: Path, methods: list[str] | None = None) -> 
                           env={**os.environ, "PJRT_DEVICE": "CPU"}, timeout=900)
     got = json.loads(proc.stdout.strip().splitlines()[-1])
     got["methods"] = run_sweep(python, scratch, methods)
+    got["params"] = positional_params(python, scratch)
     return got
 
 
@@ -413,7 +462,8 @@ def build(got: dict) -> dict:
                  for name, (position, call) in FUNCTIONS.items()}
     sizes = {name: {"argument": argument, "call": call, "transfers": got["sizes"][name]["transfers"],
                     "scalar_reads": got["sizes"][name]["scalar_reads"], "error": got["sizes"][name]["error"],
-                    "reads": _verdict(got["sizes"][name])}
+                    "reads": _verdict(got["sizes"][name]),
+                    **({"params": got["params"][name]} if name in got.get("params", {}) else {})}
              for name, (argument, call) in SIZES.items()}
     methods = {key: {**row, "reads": _verdict(row) if not str(row["error"]).startswith("crash") else None}
                for key, row in sorted(got["methods"].items())}
@@ -460,7 +510,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="rerun the probes and compare with --out")
     ap.add_argument("--sample", type=int, default=0,
                     help="with --check: re-measure N rows of the Tensor-method sweep (0: all ~1,700, minutes)")
+    ap.add_argument("--refresh-params", action="store_true",
+                    help="fill the sizes rows' params into the existing --out file (torch only, no device probes)")
     args = ap.parse_args(argv)
+    if args.refresh_params:
+        import tempfile
+
+        table = json.loads(args.out.read_text())
+        with tempfile.TemporaryDirectory() as tmp:
+            params = positional_params(args.python, Path(tmp))
+        for name, row in table["sizes"].items():
+            row.pop("params", None)
+            if name in params:
+                row["params"] = params[name]
+        args.out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
+        print(f"params of {len(params)} size rows: " + json.dumps(params))
+        return 0
     if (status := _table_check.gate("generate_torch_host_table", "torch_xla", args.python, args.check,
                                     lambda: check_table(args.python, args.out, args.sample))) is not None:
         return status

@@ -460,7 +460,7 @@ def _reexports(path: str, data: bytes) -> Summary | None:
     import ast
 
     from xlacheck.analysis.calls import index_calls
-    from xlacheck.analysis.compiled_exports import plain_enums
+    from xlacheck.analysis.compiled_exports import nonnumeric_enums, plain_enums
     from xlacheck.analysis.project import Summary, module_imports, reexports
 
     try:
@@ -471,8 +471,9 @@ def _reexports(path: str, data: bytes) -> Summary | None:
     modules = module_imports(tree)
     calls = index_calls(tree)  # its calls still count for the call literals of the run
     enums = plain_enums(tree)
-    return Summary((), (), (), names, calls, (), modules, enums) if (
-        names or modules or enums or calls.calls or calls.other) else None
+    nonnumeric = nonnumeric_enums(tree)
+    return Summary((), (), (), names, calls, (), modules, enums, nonnumeric) if (
+        names or modules or nonnumeric or calls.calls or calls.other) else None
 
 
 def _decode(data: bytes, notebook: Notebook | None) -> DecodedSource:

@@ -257,6 +257,7 @@ def _check_tree(
     if imported is not None:
         facts.imported_compiled = imported.compiled
         facts.imported_enums = imported.enums
+        facts.imported_nonnumeric_enums = imported.nonnumeric_enums
     if not facts.aliases.frameworks and not facts.imported_compiled:
         if summary is not None:
             summary.append(summarize(facts, tree))

@@ -259,6 +259,8 @@ class Imported:
 
     compiled: Mapping[str, CompiledCallable]
     enums: frozenset[str] = frozenset()
+    # Enum classes whose members are no number (plain ones included: :func:`nonnumeric_enums`)
+    nonnumeric_enums: frozenset[str] = frozenset()
 
 
 def compiled_key(imported: Imported | None) -> bytes:
@@ -268,29 +270,41 @@ def compiled_key(imported: Imported | None) -> bytes:
     import json
 
     return b"\0imported:" + json.dumps([sorted([k, c.to_json()] for k, c in imported.compiled.items()),
-                                         sorted(imported.enums)]).encode()
+                                         sorted(imported.enums), sorted(imported.nonnumeric_enums)]).encode()
 
 
 # Enum bases whose members convert to no tensor (an IntEnum or StrEnum member is an int or a str, and so
 # is one of `class Pool(int, enum.Enum)`: only classes with no other base count)
 _PLAIN_ENUM_BASES = frozenset({"enum.Enum", "Enum", "enum.Flag", "Flag"})
+# Enum bases whose members are no number: jax.jit refuses such a member as a non-static argument
+# ("Error interpreting argument ... as an abstract array", TypeError; measured on jax 0.10.2 for
+# members of Enum, Flag, StrEnum and `(str, Enum)` classes, and for a plain str), while it traces
+# members of IntEnum, IntFlag, `(int, Enum)` and `(float, Enum)` classes as arrays
+# (tests/xlacheck/test_jax_enum_default_truth.py)
+_NONNUMERIC_ENUM_BASES = _PLAIN_ENUM_BASES | {"enum.StrEnum", "StrEnum", "str"}
+_ENUM_ROOTS = frozenset({"enum.Enum", "Enum", "enum.Flag", "Flag", "enum.StrEnum", "StrEnum"})
 
 
-def enum_names(facts: ModuleFacts) -> frozenset[str]:
-    """The plain Enum classes this file's code names (for the value model): its own (any class of the
-    file deriving only from ``enum.Enum``/``enum.Flag`` or from such classes), those it imports from other
-    modules of the project (:attr:`~xlacheck.analysis.contexts.ModuleFacts.imported_enums`), and
-    module-level aliases of either (``BCType = halo_exchange_utils.BCType``)."""
-    if facts.plain_enum_names is not None:
-        return facts.plain_enum_names
-    out = set(facts.imported_enums)
+def _file_enums(bases_of: Mapping[str, frozenset[str] | None], allowed: frozenset[str],
+                known: frozenset[str] = frozenset()) -> set[str]:
+    """The classes (name -> bases as spelled or resolved, None when a base is not read) deriving only
+    from ``allowed`` bases, ``known`` Enum classes or such classes, one of them an Enum."""
+    out: set[str] = set()
     changed = True
     while changed:
         changed = False
-        for c in facts.classes:
-            if c.node.name not in out and c.bases and set(c.bases) <= (_PLAIN_ENUM_BASES | out):
-                out.add(c.node.name)
-                changed = True
+        for name, bases in bases_of.items():
+            enums = (allowed & _ENUM_ROOTS) | known | out
+            if name in out or not bases or not bases <= (allowed | enums) or not bases & enums:
+                continue
+            out.add(name)
+            changed = True
+    return out
+
+
+def _named_enums(facts: ModuleFacts, imported: frozenset[str], allowed: frozenset[str]) -> frozenset[str]:
+    """Such Enum classes this file's code names: its own, the imported ones and module-level aliases."""
+    out = set(imported) | _file_enums({c.node.name: frozenset(c.bases) for c in facts.classes}, allowed, imported)
     for name, value in facts.module_values.items():
         if isinstance(value, (ast.Name, ast.Attribute)) and name not in out:
             try:
@@ -299,8 +313,37 @@ def enum_names(facts: ModuleFacts) -> frozenset[str]:
                 continue
             if spelled in out:
                 out.add(name)
-    facts.plain_enum_names = frozenset(out)
+    return frozenset(out)
+
+
+def enum_names(facts: ModuleFacts) -> frozenset[str]:
+    """The plain Enum classes this file's code names (for the value model): its own (any class of the
+    file deriving only from ``enum.Enum``/``enum.Flag`` or from such classes), those it imports from other
+    modules of the project (:attr:`~xlacheck.analysis.contexts.ModuleFacts.imported_enums`), and
+    module-level aliases of either (``BCType = halo_exchange_utils.BCType``)."""
+    if facts.plain_enum_names is None:
+        facts.plain_enum_names = _named_enums(facts, facts.imported_enums, _PLAIN_ENUM_BASES)
     return facts.plain_enum_names
+
+
+def nonnumeric_enum_names(facts: ModuleFacts) -> frozenset[str]:
+    """The Enum classes whose members are no number that this file's code names (:func:`enum_names`'
+    plain ones, ``StrEnum`` and ``(str, Enum)`` classes), its own, imported and aliased: a member is
+    a Python value that ``jax.jit`` refuses as an argument."""
+    if facts.nonnumeric_enum_names is None:
+        facts.nonnumeric_enum_names = _named_enums(facts, facts.imported_enums | facts.imported_nonnumeric_enums,
+                                                   _NONNUMERIC_ENUM_BASES)
+    return facts.nonnumeric_enum_names
+
+
+def _spelled_bases(c: ast.ClassDef) -> frozenset[str] | None:
+    bases = set()
+    for b in c.bases:
+        try:
+            bases.add(ast.unparse(b))
+        except (ValueError, RecursionError):
+            return None
+    return frozenset(bases) if len(bases) == len(c.bases) else None
 
 
 def plain_enums(tree: ast.Module) -> tuple[str, ...]:
@@ -309,24 +352,16 @@ def plain_enums(tree: ast.Module) -> tuple[str, ...]:
     ``x == Mode.TRAIN`` compares ``x`` with a Python object that ``tf.convert_to_tensor`` and
     ``jnp.asarray`` reject, so in code that runs ``x`` is no tensor. Syntactic (a file that names no
     framework is not analyzed, yet may define them)."""
-    classes = [s for s in _module_statements(tree) if isinstance(s, ast.ClassDef)]
-    out: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for c in classes:
-            if c.name in out:
-                continue
-            bases = set()
-            for b in c.bases:
-                try:
-                    bases.add(ast.unparse(b))
-                except (ValueError, RecursionError):
-                    continue
-            if bases and len(bases) == len(c.bases) and bases <= (_PLAIN_ENUM_BASES | out):
-                out.add(c.name)
-                changed = True
-    return tuple(sorted(out))
+    classes = {s.name: _spelled_bases(s) for s in _module_statements(tree) if isinstance(s, ast.ClassDef)}
+    return tuple(sorted(_file_enums(classes, _PLAIN_ENUM_BASES)))
+
+
+def nonnumeric_enums(tree: ast.Module) -> tuple[str, ...]:
+    """Module-level Enum classes of this file whose members are no number: :func:`plain_enums`' and those
+    deriving only from ``enum.StrEnum``, ``str`` and such classes (``class Norm(str, Enum)``), not from
+    ``int``/``float``/``IntEnum``/``IntFlag`` or a base not read here. Syntactic."""
+    classes = {s.name: _spelled_bases(s) for s in _module_statements(tree) if isinstance(s, ast.ClassDef)}
+    return tuple(sorted(_file_enums(classes, _NONNUMERIC_ENUM_BASES)))
 
 
 def _stub_def(c: CompiledCallable) -> ast.FunctionDef:

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING
 from xlacheck import api_table
 from xlacheck.analysis import _CHILD_FIELDS, child_fields
 from xlacheck.analysis.fixpoint import grow
-from xlacheck.analysis.imports import AliasTable
+from xlacheck.analysis.imports import AliasTable, rebound_imports
 from xlacheck.analysis.reductions import returns_scalar_reduction
 from xlacheck.analysis.scopes import EMPTY_BUILT, BuiltValues, built_values, own_nodes, own_nodes_in_loops
 from xlacheck.analysis.tables import (
@@ -416,6 +416,12 @@ class ModuleFacts:
     # plain Enum classes this file's code names: its own, imported ones and module-level aliases of them
     # (analysis.compiled_exports.enum_names), on first use
     plain_enum_names: frozenset[str] | None = None
+    # Enum classes of other modules of the project whose members are no number, by the name this file's
+    # code uses (analysis.project.imports; set by the engine from the project pass)
+    imported_nonnumeric_enums: frozenset[str] = frozenset()
+    # Enum classes whose members are no number that this file's code names (plain ones included;
+    # analysis.compiled_exports.nonnumeric_enum_names), on first use
+    nonnumeric_enum_names: frozenset[str] | None = None
     # per callee and parameter name: every call recorded so far passes it a required non-static argument of a
     # jax.jit entry handed on whole (analysis.truth.passed_whole_jit_argument), a leaf tracer when only
     # its truth is read
@@ -661,6 +667,7 @@ class _Scanner:
 
     def scan(self, tree: ast.Module) -> None:
         self.tree = tree
+        self.aliases.rebound = rebound_imports(tree)  # before any import is read
         # Explicit stack: (node, enclosing function, enclosing class for direct methods)
         # Statement lists are pushed reversed so imports are seen before the code that uses them.
         stack: list[tuple[ast.AST, FunctionInfo | None, ClassInfo | None]] = [

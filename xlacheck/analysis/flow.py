@@ -13,7 +13,7 @@ import ast
 from collections.abc import Sequence
 
 from xlacheck.analysis import TRY_STATEMENTS, child_nodes, walk
-from xlacheck.analysis.compiled_exports import enum_names
+from xlacheck.analysis.compiled_exports import enum_names, nonnumeric_enum_names
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.pytrees import leaf_field_names, static_field_names
@@ -726,7 +726,7 @@ def walk_function(
         if facts.static_params is None:
             facts.static_params = static_call_params(facts)
         passed = facts.static_params.get(id(info))
-    env.update(param_flags(info, passed))
+    env.update(param_flags(info, passed, nonnumeric_enum_names(facts) if info.jax and info.jit_entry else frozenset()))
     if facts.enum_classes is None:
         facts.enum_classes = frozenset(c.node.name for c in facts.classes if set(c.bases) & _ENUM_BASES)
     for name in _annotated_with(info.node, facts.enum_classes):

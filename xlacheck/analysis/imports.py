@@ -19,6 +19,7 @@ and wrappers are judged as before.
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Mapping
 from functools import cache
 
@@ -57,11 +58,13 @@ class AliasTable:
     keeps resolution a dict lookup.
     """
 
-    __slots__ = ("names", "frameworks")
+    __slots__ = ("names", "frameworks", "rebound")
 
-    def __init__(self) -> None:
+    def __init__(self, rebound: frozenset[str] = frozenset()) -> None:
         self.names: dict[str, str] = {}
         self.frameworks: set[str] = set()  # "tf", "jax", "torch" seen in imports
+        # names the module binds again after importing them (:func:`rebound_imports`): not the import's
+        self.rebound = rebound
 
     def add(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -69,10 +72,12 @@ class AliasTable:
                 canon = canonical_module(alias.name)
                 self._note_framework(canon)
                 if alias.asname:
-                    self.names[alias.asname] = canon
+                    if alias.asname not in self.rebound:
+                        self.names[alias.asname] = canon
                 else:
                     head = alias.name.split(".", 1)[0]
-                    self.names[head] = canonical_module(head)
+                    if head not in self.rebound:
+                        self.names[head] = canonical_module(head)
             return
         module = node.module or ""
         last = module.rsplit(".", 1)[-1]
@@ -87,6 +92,8 @@ class AliasTable:
             if alias.name == "*":
                 continue
             local = alias.asname or alias.name
+            if local in self.rebound:
+                continue
             if base == "transformers" and alias.name in ("keras", "tf"):
                 # transformers re-exports tf_keras/keras as `keras` from modeling_tf_utils
                 self.names[local] = "tf.keras" if alias.name == "keras" else "tf"
@@ -184,6 +191,41 @@ def _bound_names(node: ast.AST) -> list[str]:
     if isinstance(node, (ast.Global, ast.Nonlocal)):
         return list(node.names)
     return []
+
+
+def rebound_imports(tree: ast.Module) -> frozenset[str]:
+    """Names a module-level import binds that a later module-level ``def``, ``class`` or assignment
+    binds again: ``from math import log`` then ``def log(t, eps=1e-20): return t.clamp(min=eps).log()``.
+    Python looks a function's global names up when the function runs, i.e. after the module has run
+    (the last binding executed wins), so inside every function such a name is the module's own object,
+    not the import's. Only unconditional rebindings count (a statement of the module's body, not one
+    under ``if``/``try``: ``try: from apex import FusedLayerNorm as LayerNorm`` with a ``class
+    LayerNorm`` fallback keeps the import); an import after the rebinding makes the name the import's
+    again. Module-level code between the import and the rebinding still sees the import: such a name
+    is left unresolved there (unknown), never resolved to the wrong object."""
+    imported: dict[str, int] = {}  # name -> index of the last module-level statement importing it
+    rebound: dict[str, int] = {}  # name -> index of the last unconditional non-import binding
+    for i, stmt in enumerate(tree.body):
+        todo: list[ast.AST] = [stmt]
+        while todo:  # imports anywhere in this statement's module-level blocks (if/try/with)
+            node = todo.pop()
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for name in _bound_names(node):
+                    imported[name] = i
+            elif isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)) or (
+                    sys.version_info >= (3, 11) and isinstance(node, ast.TryStar)):
+                todo.extend(s for s in ast.iter_child_nodes(node) if isinstance(s, ast.stmt))
+                todo.extend(h for h in getattr(node, "handlers", ()))
+            elif isinstance(node, ast.ExceptHandler):
+                todo.extend(node.body)
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            rebound[stmt.name] = i
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and (not isinstance(stmt, ast.AnnAssign) or stmt.value):
+            for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]):
+                for node in ast.walk(target):
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                        rebound[node.id] = i
+    return frozenset(name for name, i in rebound.items() if name in imported and imported[name] < i)
 
 
 def resolve_callee(func: ast.expr, aliases: AliasTable, module_values: Mapping[str, ast.expr],

@@ -30,7 +30,13 @@ from typing import TYPE_CHECKING, Any
 
 from xlacheck.analysis import TRY_STATEMENTS
 from xlacheck.analysis.calls import CallIndex, index_calls, module_methods, project_literals
-from xlacheck.analysis.compiled_exports import CompiledCallable, Imported, compiled_callables, plain_enums
+from xlacheck.analysis.compiled_exports import (
+    CompiledCallable,
+    Imported,
+    compiled_callables,
+    nonnumeric_enums,
+    plain_enums,
+)
 from xlacheck.analysis.contexts import (
     FRAMEWORK_HEADS,
     Certainty,
@@ -68,13 +74,16 @@ class Summary:
     # -> ("m", "a.b"), `import a.b` -> ("a.b", "a.b")
     modules: tuple[tuple[str, str], ...] = ()
     enums: tuple[str, ...] = ()  # its module-level plain Enum classes (analysis.compiled_exports.plain_enums)
+    # its module-level Enum classes whose members are no number (analysis.compiled_exports.nonnumeric_enums)
+    nonnumeric_enums: tuple[str, ...] = ()
 
     def to_json(self) -> list[object]:
         return [[[n, int(level)] for n, level in self.functions], [[n, list(c)] for n, c in self.calls],
                 [[u.target, u.caller, u.how, int(u.level), u.host, u.converted, u.jax, u.line, u.traced,
                   [list(a) for a in u.args], [list(c) for c in u.consts]] for u in self.uses],
                 [list(e) for e in self.exports], None if self.call_index is None else self.call_index.to_json(),
-                [c.to_json() for c in self.compiled], [list(m) for m in self.modules], list(self.enums)]
+                [c.to_json() for c in self.compiled], [list(m) for m in self.modules], list(self.enums),
+                list(self.nonnumeric_enums)]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> Summary:
@@ -83,12 +92,13 @@ class Summary:
         compiled = tuple(CompiledCallable.from_json(c) for c in data[5]) if len(data) > 5 else ()
         modules = tuple((str(a), str(b)) for a, b in data[6]) if len(data) > 6 else ()
         enums = tuple(str(e) for e in data[7]) if len(data) > 7 else ()
+        nonnumeric = tuple(str(e) for e in data[8]) if len(data) > 8 else ()
         return cls(tuple((n, Level(v)) for n, v in functions), tuple((n, tuple(c)) for n, c in calls),
                    tuple(ExternalUse(t, c, h, Level(v), bool(ho), bool(cv), bool(j), int(line), bool(tr),
                                      tuple((str(k), int(fl)) for k, fl in args),
                                      tuple((str(k), bool(truth)) for k, truth in consts))
                          for t, c, h, v, ho, cv, j, line, tr, args, consts in uses),
-                   tuple((str(a), str(b)) for a, b in exports), index, compiled, modules, enums)
+                   tuple((str(a), str(b)) for a, b in exports), index, compiled, modules, enums, nonnumeric)
 
 
 def summarize(facts: ModuleFacts, tree: ast.Module | None = None) -> Summary:
@@ -104,7 +114,8 @@ def summarize(facts: ModuleFacts, tree: ast.Module | None = None) -> Summary:
                    index_calls(tree, facts.functions) if tree is not None else None,
                    compiled_callables(facts, tree) if tree is not None else (),
                    module_imports(tree) if tree is not None else (),
-                   plain_enums(tree) if tree is not None else ())
+                   plain_enums(tree) if tree is not None else (),
+                   nonnumeric_enums(tree) if tree is not None else ())
 
 
 def module_imports(tree: ast.Module) -> tuple[tuple[str, str], ...]:
@@ -340,16 +351,19 @@ def imports(files: Sequence[ProjectFile]) -> dict[str, Imported]:
     :func:`enum_imports`); only files that import some."""
     compiled = compiled_imports(files)
     enums = enum_imports(files)
-    return {path: Imported(compiled.get(path, {}), enums.get(path, frozenset()))
-            for path in sorted(set(compiled) | set(enums))}
+    nonnumeric = enum_imports(files, lambda s: s.nonnumeric_enums)
+    return {path: Imported(compiled.get(path, {}), enums.get(path, frozenset()), nonnumeric.get(path, frozenset()))
+            for path in sorted(set(compiled) | set(enums) | set(nonnumeric))}
 
 
-def enum_imports(files: Sequence[ProjectFile]) -> dict[str, frozenset[str]]:
-    """Per file path: the plain Enum classes of other files of the run that it imports, by the name its
-    code uses (``BCType``: ``from pkg.utils import BCType``; ``utils.BCType``: ``from pkg import utils``
-    or ``import pkg.utils as utils``); only files that import some. Linear in the imports of the run."""
+def enum_imports(files: Sequence[ProjectFile],
+                 kind: Callable[[Summary], tuple[str, ...]] = lambda s: s.enums) -> dict[str, frozenset[str]]:
+    """Per file path: the plain Enum classes (or the ``kind`` of Enum classes a summary lists) of other
+    files of the run that it imports, by the name its code uses (``BCType``: ``from pkg.utils import
+    BCType``; ``utils.BCType``: ``from pkg import utils`` or ``import pkg.utils as utils``); only files
+    that import some. Linear in the imports of the run."""
     files = sorted(files, key=lambda f: f.path)
-    enums = {f.path: frozenset(f.summary.enums) for f in files}
+    enums = {f.path: frozenset(kind(f.summary)) for f in files}
     if not any(enums.values()):
         return {}
     modules, by_stem = _module_paths(files)

@@ -238,11 +238,19 @@ def docstring_python_params(node: ast.AST) -> frozenset[str]:
     return frozenset(out)
 
 
-def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dict[str, int]:
+def _member_default(default: ast.expr, enums: frozenset[str]) -> bool:
+    """``NormalizationType.NORMAL``: a member of one of ``enums`` (names the module's code uses). A
+    default is evaluated where the ``def`` is, so no local of the function shadows the class."""
+    return bool(enums) and isinstance(default, ast.Attribute) and dotted(default.value) in enums
+
+
+def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None,
+                nonnumeric_enums: frozenset[str] = frozenset()) -> dict[str, int]:
     """Flags of each parameter. Unknown is not a tensor: what compiled callers in this file pass
     (``passed``) where known; else a tensor only with evidence (a tensor annotation, a traced
     entry point, a Keras method), never against Python evidence (annotation, default, option
-    names, the docstring)."""
+    names, the docstring). ``nonnumeric_enums``: the Enum classes whose members are no number
+    that the module names (:func:`~xlacheck.analysis.compiled_exports.nonnumeric_enum_names`)."""
     node = info.node
     args = node.args
     positional = args.posonlyargs + args.args
@@ -282,6 +290,12 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             if default is not None and _python_literal(default) and not info.structure_params:
                 # `def init(rng, batch, sizes=(1000, 500))` wrapped in jax.jit: a default the caller
                 # leaves out is never traced (measured, jax 0.10: `jnp.zeros([dim])` from it compiles)
+                out[name] = PYTHON
+                continue
+            if default is not None and _member_default(default, nonnumeric_enums):
+                # `norm: Norm = Norm.NORMAL` with `class Norm(str, Enum)`: jax.jit refuses a str or a
+                # non-numeric Enum member as an argument (TypeError, measured on jax 0.10.2), so in a
+                # program that runs no call passes one there and the parameter holds its default
                 out[name] = PYTHON
                 continue
             # an array or a pytree of arrays (whose fields may be static metadata): proven by use
@@ -654,6 +668,13 @@ class ValueEnv:
                     ck = self.flags(c)
                     if is_tensor(ck):
                         k |= ck | self.flags(e.left)  # type: ignore[attr-defined]
+                    elif ck & PYLIST and ck & TENSOR and is_tensor(
+                            lk := self.flags(e.left)):  # type: ignore[attr-defined]
+                        # `v in tf.compat.v1.trainable_variables()`: `in` asks the truth of `v == item`, which
+                        # for tensors and variables in a tf.function (TF2) or under jax.jit is a symbolic
+                        # tensor (OperatorNotAllowedInGraphError, measured on TF 2.21; a TF1 graph compares
+                        # variables by identity)
+                        k |= (ck & ~PYLIST) | lk
                 return _combine(k) | BOOL if k else 0
             parts = [self.flags(e.left)] + [self.flags(c) for c in e.comparators]  # type: ignore[attr-defined]
             sides = (e.left, *e.comparators)  # type: ignore[attr-defined]

@@ -136,6 +136,13 @@ class TensorAssertStatement(Rule):
                 assert shape_list(mask) == [bs, slen]
                 return mask
         """),
+        # the variable-collection getters return Python lists (xlacheck/data/tf_api.json `structure: "list"`,
+        # measured: an empty one in the probe's graph): the assert tests that the list is non-empty (tf-gan's
+        # create_train_op, real-code batch 23; prec24)
+        Example("import tensorflow as tf\ndef train_op(loss, optimizer, variables_to_train=None):\n"
+                "    loss = tf.reduce_mean(loss)\n    if variables_to_train is None:\n"
+                "        variables_to_train = tf.compat.v1.trainable_variables()\n    assert variables_to_train\n"
+                "    return optimizer.minimize(loss, var_list=variables_to_train)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"

@@ -271,6 +271,12 @@ class TensorConditionWithoutAutograph(Rule):
                 "    return forward(x, flags).sum() + jnp.stack(flags).sum()\n"),
         Example("import jax\ndef forward(x, layers):\n    if layers:\n        x = x * 0.9\n    return x\n"
                 "@jax.jit\ndef loss(x, layers):\n    return forward(x, layers).sum() * len(layers)\n"),
+        # jax.jit refuses a str-Enum member as an argument (TypeError, jax 0.10.2), so no call passes one and
+        # `norm` holds its default, a Python value (octo's sample_actions, real-code batch 23; prec24)
+        Example("import enum\nimport jax\nclass Norm(str, enum.Enum):\n    NORMAL = 'normal'\n"
+                "    BOUNDS = 'bounds'\n@jax.jit\ndef unnormalize(action, stats, norm=Norm.NORMAL):\n"
+                "    if norm == Norm.NORMAL:\n        return action * stats['std'] + stats['mean']\n"
+                "    return (action + 1.0) * 0.5 * (stats['high'] - stats['low']) + stats['low']\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"

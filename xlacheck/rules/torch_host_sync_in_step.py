@@ -406,14 +406,28 @@ def _size_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None],
         f = node.func
         name = resolve(f)
         if name in reading and name.startswith("torch."):
-            args = node.args[1:] if name in _INPUT_FIRST else node.args
+            size = rows[name].get("argument")
+            # the positional parameters torch states (the table's `params`; none where its overloads make the
+            # binding depend on the count): a device tensor at another one than the size (`torch.full(size,
+            # fill)`'s `fill_value`) is a number the host converts, the read the message names
+            params: list[str] = rows[name].get("params") or []
+            sized, numbers = False, []
+            for i, a in enumerate(node.args):
+                if isinstance(a, ast.Starred):
+                    params = []  # the positions after it are unknown
+                if (i == 0 and name in _INPUT_FIRST) or not device_size(a):
+                    continue
+                param = params[i] if i < len(params) else None
+                if param is None or param.startswith("*") or param == size:
+                    sized = True
+                else:
+                    numbers.append(param)
             keywords = [k for k in node.keywords if k.arg not in ("input", "device", "dtype", "generator")
                         and device_size(k.value)]
-            size = rows[name].get("argument")
-            if any(device_size(a) for a in args) or any(k.arg == size or size is None for k in keywords):
+            if sized or any(k.arg == size or size is None for k in keywords):
                 out.append((node, f"a tensor as a size of `{name}`"))
-            elif keywords:  # a number parameter (F.pad's `value`): the host converts the tensor to a Python number
-                out.append((node, f"a tensor as the number `{keywords[0].arg}` of `{name}`"))
+            elif numbers or keywords:  # a number parameter (F.pad's `value`): the host converts the tensor
+                out.append((node, f"a tensor as the number `{numbers[0] if numbers else keywords[0].arg}` of `{name}`"))
         elif isinstance(f, ast.Attribute) and f.attr in methods and torch.tensor(f.value) \
                 and not torch.of(f.value) & CPU:
             if any(device_size(a) for a in node.args) or any(device_size(k.value) for k in node.keywords):
@@ -843,6 +857,13 @@ class TorchHostSyncInStep(ModuleRule):
                 "            loss = torch.nn.functional.cross_entropy(out['value'], y)\n        else:\n"
                 "            loss = out['value'].mean()\n        loss.backward()\n        opt.step()\n"
                 "        torch_xla.sync()\n", torch_xla=True),
+        # the module's own `def log` rebinds `from math import log` for every call in a function (Python looks
+        # the global up when the function runs): a device op, no math.log (x-transformers' gumbel noise, batch 23)
+        Example("import torch\nfrom math import log\n\ndef log(t, eps=1e-20):\n    return t.clamp(min=eps).log()\n\n"
+                "def train(model, loader, opt):\n    for x in loader:\n        logits = model(x)\n"
+                "        noise = -log(-log(torch.rand_like(logits)))\n"
+                "        loss = (logits + noise).logsumexp(-1).mean()\n        loss.backward()\n        opt.step()\n",
+                torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -1137,6 +1158,18 @@ class TorchHostSyncInStep(ModuleRule):
                              "training loop on the XLA device): the pending graph runs and is cut here; keep the value "
                              "on the device (return or accumulate the tensor), read it after `torch_xla.sync()`, or "
                              "log it from `xm.add_step_closure(fn, args=(t,))`"),
+                )),
+        # torch.full's second positional parameter is `fill_value` (torch_xla_host.json `params`, from torch's
+        # signature): the read is of the fill value, not of the size (LAVIS's Vicuna causal mask, batch 23)
+        Example("import torch\n\ndef train(model, loader, opt):\n    for x in loader:\n"
+                "        low = model(x).min()\n        mask = torch.full((4, 4), low, device=x.device)\n"
+                "        (model(x) + mask.sum()).sum().backward()\n        opt.step()\n",
+                torch_xla=True,
+                expected=(
+                    (6, 16, "a tensor as the number `fill_value` of `torch.full` reads a torch tensor on the host "
+                            "inside a torch_xla step (a training loop on the XLA device): the pending graph runs and "
+                            "is cut here; the parameter takes a Python number: pass one, or apply the tensor's value "
+                            "on the device (`F.pad`: pad with 0, then `torch.where` over the padded positions)"),
                 )),
     )
 
