@@ -280,10 +280,86 @@ def explicit_calls(torch: Any, qual: str, seed: int) -> list[tuple[list, dict, s
         # shapes as the call spells them (the schema's SymInt[] gets no value that fits the input)
         "Tensor.view": ([x, (2, 3, 64)], {}), "Tensor.expand": ([x[:1], (2, 3, 8, 8)], {}),
     }
+    table.update(_more_explicit(torch, seed))
     if qual not in table:
         return []
     args, kwargs = table[qual]
     return [(args, kwargs, "explicit")]
+
+
+def _more_explicit(torch: Any, seed: int) -> dict[str, tuple[list, dict]]:
+    """Arguments for ops whose schema/signature arguments never ran on the CPU (``not_exercised``
+    in the table of 2026-11-25): matching matmul shapes, an STFT frame length that fits the signal,
+    a complex spectrogram for ``istft``, LU factors for the solvers. Each entry is the call as
+    model code spells it."""
+    def t(*shape: int) -> Any:
+        return _tensor(torch, shape, "float", seed)
+
+    sig, win = t(2, 64), torch.hann_window(16)
+    spec = torch.stft(sig, 16, hop_length=4, window=win, return_complex=True)
+    stft_kw = {"n_fft": 16, "hop_length": 4, "window": win}
+    lu, piv = torch.linalg.lu_factor(t(3, 3))
+    sq = torch.eye(6) * 6 + t(6, 6)
+    idx = torch.tensor([0, 2, 1, 2])
+    out: dict[str, tuple[list, dict]] = {
+        "torch.stft": ([sig], {**stft_kw, "return_complex": True}),
+        "Tensor.stft": ([sig], {**stft_kw, "return_complex": True}),
+        "torch.istft": ([spec], stft_kw), "Tensor.istft": ([spec], stft_kw),
+        "torch.ctc_loss": ([torch.randn(6, 2, 5).log_softmax(2), torch.tensor([[1, 2], [3, 1]]),
+                            torch.tensor([6, 6]), torch.tensor([2, 2])], {}),
+        "torch.bmm": ([t(2, 3, 4), t(2, 4, 5)], {}), "Tensor.bmm": ([t(2, 3, 4), t(2, 4, 5)], {}),
+        "torch.baddbmm": ([t(2, 3, 5), t(2, 3, 4), t(2, 4, 5)], {}),
+        "Tensor.baddbmm": ([t(2, 3, 5), t(2, 3, 4), t(2, 4, 5)], {}),
+        "torch.addbmm": ([t(3, 5), t(2, 3, 4), t(2, 4, 5)], {}),
+        "Tensor.addbmm": ([t(3, 5), t(2, 3, 4), t(2, 4, 5)], {}),
+        "torch.mv": ([t(3, 4), t(4)], {}), "Tensor.mv": ([t(3, 4), t(4)], {}),
+        "torch.addmv": ([t(3), t(3, 4), t(4)], {}), "Tensor.addmv": ([t(3), t(3, 4), t(4)], {}),
+        "torch.einsum": (["bij,bjk->bik", t(2, 3, 4), t(2, 4, 5)], {}),
+        "torch.tensordot": ([t(3, 4, 5), t(4, 5, 6)], {"dims": 2}),
+        "torch.chain_matmul": ([t(3, 4), t(4, 5), t(5, 2)], {}),
+        "torch.clamp": ([t(3, 4)], {"min": 0.2, "max": 0.7}), "Tensor.clamp": ([t(3, 4)], {"min": 0.2, "max": 0.7}),
+        "torch.clip": ([t(3, 4)], {"min": 0.2, "max": 0.7}), "Tensor.clip": ([t(3, 4)], {"min": 0.2, "max": 0.7}),
+        "torch.broadcast_to": ([t(1, 4), (3, 4)], {}), "Tensor.broadcast_to": ([t(1, 4), (3, 4)], {}),
+        "torch.bilinear": ([t(2, 3), t(2, 4), t(5, 3, 4)], {}),
+        "torch.conv3d": ([t(1, 2, 4, 4, 4), t(3, 2, 3, 3, 3)], {}),
+        "torch.conv_transpose1d": ([t(1, 2, 8), t(2, 3, 3)], {}),
+        "torch.conv_transpose2d": ([t(1, 2, 6, 6), t(2, 3, 3, 3)], {}),
+        "torch.conv_transpose3d": ([t(1, 2, 4, 4, 4), t(2, 3, 3, 3, 3)], {}),
+        "torch.prelu": ([t(2, 3, 4), t(3)], {}), "Tensor.prelu": ([t(2, 3, 4), t(3)], {}),
+        "torch.kl_div": ([t(3, 4).log(), t(3, 4)], {}),
+        "torch.cartesian_prod": ([t(3), t(2)], {}),
+        "torch.index_reduce": ([t(5, 3), 0, idx, t(4, 3), "amax"], {}),
+        "Tensor.index_reduce": ([t(5, 3), 0, idx, t(4, 3), "amax"], {}),
+        "torch.segment_reduce": ([t(6), "sum"], {"lengths": torch.tensor([2, 1, 3])}),
+        "torch.select_scatter": ([t(3, 4), t(4), 0, 1], {}), "Tensor.select_scatter": ([t(3, 4), t(4), 0, 1], {}),
+        "torch.diagonal_scatter": ([t(3, 3), t(3)], {}), "Tensor.diagonal_scatter": ([t(3, 3), t(3)], {}),
+        "torch.split_with_sizes": ([t(5, 3), [2, 3]], {}), "Tensor.split_with_sizes": ([t(5, 3), [2, 3]], {}),
+        "torch.unflatten": ([t(2, 6), 1, (2, 3)], {}), "Tensor.unflatten": ([t(2, 6), 1, (2, 3)], {}),
+        "torch.view_as_complex": ([t(3, 2)], {}),
+        "torch.linalg.cross": ([t(4, 3), t(4, 3)], {}),
+        "torch.linalg.householder_product": ([t(4, 3), t(3)], {}),
+        "torch.orgqr": ([t(4, 3), t(3)], {}), "Tensor.orgqr": ([t(4, 3), t(3)], {}),
+        "torch.lu_unpack": ([lu, piv], {}),
+        "torch.linalg.lu_solve": ([lu, piv, t(3, 2)], {}),
+        "torch.lu_solve": ([t(3, 2), lu, piv], {}), "Tensor.lu_solve": ([t(3, 2), lu, piv], {}),
+        "torch.linalg.tensorinv": ([sq[:4, :4].reshape(4, 2, 2)], {"ind": 1}),
+        "torch.linalg.tensorsolve": ([sq.reshape(2, 3, 6), t(2, 3)], {}),
+        "Tensor.polygamma": ([t(3, 4), 1], {}),
+        "torch.nn.functional.fold": ([t(1, 12, 9)], {"output_size": (4, 4), "kernel_size": 2}),
+        "torch.nn.functional.max_pool1d": ([t(2, 3, 8), 2], {}), "torch.max_pool1d": ([t(2, 3, 8), 2], {}),
+        "torch.nn.functional.max_pool2d": ([t(2, 3, 8, 8), 2], {}),
+        "torch.nn.functional.max_pool3d": ([t(1, 2, 4, 4, 4), 2], {}), "torch.max_pool3d": ([t(1, 2, 4, 4, 4), 2], {}),
+        "torch.avg_pool1d": ([t(2, 3, 8), 2], {}),
+        "torch.nn.functional.fractional_max_pool2d": ([t(1, 2, 8, 8), 2], {"output_size": 4}),
+        "torch.nn.functional.fractional_max_pool3d": ([t(1, 2, 6, 6, 6), 2], {"output_size": 3}),
+        "torch.nn.functional.multi_margin_loss": ([t(4, 3), torch.tensor([0, 1, 2, 0])], {}),
+        "torch.nn.functional.multilabel_margin_loss": ([t(2, 4), torch.tensor([[3, 0, -1, 1], [0, 1, 2, 3]])], {}),
+        "torch.nn.functional.cosine_embedding_loss": ([t(3, 4), t(3, 4), torch.tensor([1, -1, 1])], {}),
+        "torch.nn.functional.affine_grid": ([t(2, 2, 3), [2, 3, 4, 4]], {"align_corners": False}),
+        "torch.nn.functional.batch_norm": ([t(4, 3, 5), torch.zeros(3), torch.ones(3)], {"training": True}),
+        "torch.linspace": ([0.0, 1.0, 5], {}), "torch.logspace": ([0.0, 1.0, 5], {}),
+    }
+    return out
 
 
 def probe_op(torch: Any, met: Any, torch_xla: Any, qual: str) -> dict:
