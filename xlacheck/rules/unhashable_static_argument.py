@@ -139,6 +139,14 @@ class UnhashableStaticArgument(ModuleRule):
                 "    def __hash__(self):\n        return hash(tuple(sorted(self.ids.items())))\n"
                 "@partial(jax.jit, static_argnums=1)\ndef mask(x, head):\n    return x * len(head.ids)\n"
                 "def run(x):\n    return mask(x, Head(((\"pad\", 0),))) + mask(x, Table({\"pad\": 0}))\n"),
+        # functools.partial over a function jitted by its decorator binds keywords that the jitted function receives
+        # at each call: traced unless its static_argnames name them (sofima's lax.scan body, real-code batch 24)
+        Example("import functools as ft\nimport jax\nimport jax.numpy as jnp\n"
+                "@ft.partial(jax.jit, static_argnames=['stride'])\n"
+                "def step(mesh: jnp.ndarray, nbor: jnp.ndarray, x: jnp.ndarray, stride=(2, 2)):\n"
+                "    return mesh + x * stride[0] + nbor, None\n"
+                "def run(mesh, x, nbors):\n"
+                "    return jax.lax.scan(ft.partial(step, x=x, stride=(2, 2)), mesh, nbors)[0]\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\ndef grid(half):\n    return jnp.arange(-half, half)\n"
