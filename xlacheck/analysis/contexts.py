@@ -540,13 +540,13 @@ def bound_method(info: FunctionInfo, ref: ast.expr) -> bool:
 
 def _partial_bound(info: FunctionInfo, ref: ast.expr) -> frozenset[str]:
     """Parameters that ``functools.partial(f, a, k=v)`` binds before the tracer sees ``f``: Python
-    values closed over, never traced. None where ``f`` is itself compiled by its decorator
-    (``@partial(jax.jit, static_argnames=...)``, ``@tf.function``): the partial then passes them to the
-    compiled function at each call, which traces them unless its own static arguments name them
-    (sofima's ``lax.scan(ft.partial(_update_mesh, x=x, stride=s), ...)``: ``x`` is traced, measured on
-    jax 0.10.2; real-code batch 24)."""
+    values closed over, never traced. None where ``f`` is itself jitted by its decorator
+    (``@partial(jax.jit, static_argnames=...)``, marked by :func:`_entry_points` before any hand-off):
+    the partial then passes them to the jitted function at each call, which traces them unless its own
+    static arguments name them (sofima's ``lax.scan(ft.partial(_update_mesh, x=x, stride=s), ...)``:
+    ``x`` is traced, measured on jax 0.10.2; real-code batch 24)."""
     if not isinstance(ref, ast.Call) or not ref.args or isinstance(info.node, ast.Lambda) \
-            or info.traced_entry is not None:
+            or (info.traced_entry is not None and info.jax):
         return frozenset()
     f = ref.func
     if not ((isinstance(f, ast.Name) and f.id == "partial") or (isinstance(f, ast.Attribute) and f.attr == "partial")):
