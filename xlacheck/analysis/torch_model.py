@@ -544,6 +544,7 @@ class _Builder:
         self.device_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> always a tensor built on a device
         self.cpu_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> a plain tensor attribute built on the CPU
         self.counter_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> Python ints counted up in step code
+        self.function_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> a Python function (a lambda)
         self.late: list[tuple[FunctionInfo, str]] = []  # methods reached through objects of unknown type
         self._root_cache: tuple[FunctionInfo | None] | None = None
         self._built: dict[str, str] = {}  # unparsed receiver -> the class every assignment builds it from (built_class)
@@ -1538,6 +1539,11 @@ class _Builder:
                                     and isinstance(vs[0], ast.Call) and self._cpu_build(vs[0])}
             self.counter_attrs[name] = {a for a in counted if assigned.get(a) and all(
                 isinstance(v, ast.Name) or isinstance(v, ast.Constant) and type(v.value) is int for v in assigned[a])}
+            # bound to a lambda and never to a call's result (a constructor): a Python function, no nn.Module, so
+            # calling it returns no module output (NaViT's `self.calc_token_dropout = lambda h, w: p`, else the
+            # callable the constructor was given or None; real-code batch 24)
+            self.function_attrs[name] = {a for a, vs in assigned.items() if any(isinstance(v, ast.Lambda) for v in vs)
+                                         and not any(isinstance(v, ast.Call) for v in vs)}
 
     def _self_update(self, v: ast.expr, attr: str) -> bool:
         """``v`` is computed from ``self.<attr>`` itself by torch tensor ops, with no way off its device: a
@@ -2857,6 +2863,8 @@ class _Walker:
                     return TENSOR | GRAD  # self.const = nn.Parameter(...): a trainable tensor
                 if e.attr in b.counter_attrs.get(self.cls.node.name, ()):
                     return STEP_INT  # self.step_index, counted up by step code: new every step
+                if e.attr in b.function_attrs.get(self.cls.node.name, ()):
+                    return 0  # self.calc = lambda h, w: p: a Python function, not a submodule
                 if e.attr in b.device_attrs.get(self.cls.node.name, ()):
                     return TENSOR  # self.sigmas = torch.cat(...).to(device)
                 if e.attr in b.buffer_attrs(self.cls):

@@ -864,6 +864,18 @@ class TorchHostSyncInStep(ModuleRule):
                 "        noise = -log(-log(torch.rand_like(logits)))\n"
                 "        loss = (logits + noise).logsumexp(-1).mean()\n        loss.backward()\n        opt.step()\n",
                 torch_xla=True),
+        # an attribute bound to a lambda (never to a constructor's result) is a Python function, no submodule: its
+        # result is no module output (NaViT's token dropout rate, real-code batch 24)
+        Example("import torch\nfrom torch import nn\n\nclass Net(nn.Module):\n    def __init__(self, drop=None):\n"
+                "        super().__init__()\n        self.proj = nn.Linear(4, 4)\n        self.calc_drop = None\n"
+                "        if callable(drop):\n            self.calc_drop = drop\n"
+                "        elif isinstance(drop, float):\n            self.calc_drop = lambda h, w: drop\n\n"
+                "    def forward(self, images):\n        device = next(self.parameters()).device\n"
+                "        seqs = [img.flatten(1).t().to(device) for img in images]\n"
+                "        for i, seq in enumerate(seqs):\n            rate = self.calc_drop(*images[i].shape[-2:])\n"
+                "            keep = max(1, int(seq.shape[0] * (1 - rate)))\n            seqs[i] = seq[:keep]\n"
+                "        return self.proj(torch.cat(seqs)).sum()\n",
+                torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
