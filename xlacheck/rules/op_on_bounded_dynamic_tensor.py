@@ -76,6 +76,7 @@ class OpOnBoundedDynamicTensor(Rule):
     code = "XLA119"
     name = "op-on-bounded-dynamic-tensor"
     node_types = (ast.Call,)
+    fix = None  # the right rewrite depends on what the code does with the result (see Fix safety)
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(m):\n"
