@@ -1385,6 +1385,19 @@ def _shut_branches(tree: ast.Module) -> list[tuple[str, str, int, int]]:
     return out
 
 
+def _tree_cache(texts: Sequence[tuple[str, str]]) -> Callable[[str], ast.Module | None]:
+    """path -> the parsed text of ``texts`` for that path (None: no such text, or it does not parse),
+    each parsed once."""
+    by_path = dict(texts)
+    trees: dict[str, ast.Module | None] = {}
+
+    def parse(path: str) -> ast.Module | None:
+        if path not in trees:
+            trees[path] = _parsed(by_path.get(path, ""))
+        return trees[path]
+    return parse
+
+
 def _parsed(text: str) -> ast.Module | None:
     try:
         return ast.parse(text)
@@ -1392,24 +1405,26 @@ def _parsed(text: str) -> ast.Module | None:
         return None
 
 
-def _never_set(flag: str, texts: Sequence[tuple[str, str]]) -> bool:
+def _never_set(flag: str, texts: Sequence[tuple[str, str]],
+               parse: Callable[[str], ast.Module | None] | None = None) -> bool:
     """Whether no file of the project can set parameter ``flag`` to anything but a falsy literal: every
     file that writes the word is Python, where each def taking it gives it a falsy literal default, each
     keyword passes it on (``flag=flag``) or passes a falsy literal, and it is otherwise only read as a
     plain name: no config, script or doc names it, no string (a dict key, ``getattr``, an argparse option)
     holds it, no attribute carries it, nothing assigns it; and no call by the name of a def taking it (or a
     subclass's ``super().__init__``/``Base.__init__(self, ...)`` of a class taking it) passes positional
-    arguments as far as it (or ``*args``)."""
+    arguments as far as it (or ``*args``). ``parse``: path -> its tree (None: not parseable), so that a
+    caller asking about several flags parses each file once (:func:`_shut_lines`)."""
+    if parse is None:
+        parse = _tree_cache(texts)
     word = re.compile(r"(?<!\w)" + re.escape(flag) + r"(?!\w)")
     takers: dict[str, int] = {}  # def name (a class for __init__) -> the most positional arguments a call may pass
-    trees: list[ast.Module] = []
     for path, text in texts:
         if not word.search(text):
             continue
-        tree = _parsed(text) if path.endswith(".py") else None
+        tree = parse(path) if path.endswith(".py") else None
         if tree is None:
             return False
-        trees.append(tree)
         owner: dict[ast.AST, str] = {}
         for cls in ast.walk(tree):
             if isinstance(cls, ast.ClassDef):
@@ -1440,16 +1455,19 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]]) -> bool:
     for path, text in texts:
         if not path.endswith(".py") or not callee.search(text):
             continue
-        tree = _parsed(text)
+        tree = parse(path)
         if tree is None:
             return False
+        around: dict[int, list[ast.ClassDef]] | None = None  # id(super() call) -> the classes around it
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
                 continue
             called = node.func.id if isinstance(node.func, ast.Name) else (
                 node.func.attr if isinstance(node.func, ast.Attribute) else "")
             if called == "__init__" and isinstance(node.func, ast.Attribute):  # a subclass passes it on
-                base = _init_base(node.func.value, tree, takers)
+                if around is None:
+                    around = _classes_around_super(tree)
+                base = _init_base(node.func.value, around, takers)
                 if base is not None and (len(node.args) - (base[1]) > takers[base[0]]
                                          or any(isinstance(a, ast.Starred) for a in node.args)):
                     return False
@@ -1459,21 +1477,34 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]]) -> bool:
     return True
 
 
-def _init_base(owner: ast.expr, tree: ast.Module, takers: dict[str, int]) -> tuple[str, int] | None:
+def _classes_around_super(tree: ast.Module) -> dict[int, list[ast.ClassDef]]:
+    """id of each ``super()`` call -> the classes whose body holds it, outermost first (one walk of each
+    class, instead of one per call)."""
+    around: dict[int, list[ast.ClassDef]] = {}
+    for cls in ast.walk(tree):
+        if isinstance(cls, ast.ClassDef):
+            for n in ast.walk(cls):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "super":
+                    around.setdefault(id(n), []).append(cls)
+    return around
+
+
+def _init_base(owner: ast.expr, around: dict[int, list[ast.ClassDef]],
+               takers: dict[str, int]) -> tuple[str, int] | None:
     """The class of ``takers`` whose ``__init__`` ``owner.__init__(...)`` calls, and how many leading positional
     arguments are not its parameters: ``Base.__init__(self, ...)`` (1) or ``super().__init__(...)`` (0) in a class
-    that derives from a taker (any taker base: the check is conservative)."""
+    that derives from a taker (any taker base: the check is conservative). ``around``:
+    :func:`_classes_around_super` of the module."""
     name = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
     if name in takers:
         return (name, 1)
     if not (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super"):
         return None
-    for cls in ast.walk(tree):
-        if isinstance(cls, ast.ClassDef) and any(n is owner for n in ast.walk(cls)):
-            for b in cls.bases:
-                bname = b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else ""
-                if bname in takers:
-                    return (bname, 0)
+    for cls in around.get(id(owner), ()):
+        for b in cls.bases:
+            bname = b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else ""
+            if bname in takers:
+                return (bname, 0)
     return None
 
 
@@ -1483,10 +1514,10 @@ def _shut_lines(paths: set[str], texts: Sequence[tuple[str, str]]) -> dict[str, 
     taming-transformers' ``NLayerDiscriminator(use_actnorm=False)`` builds ``ActNorm`` only under
     ``else`` of ``if not use_actnorm``, and no call or config passes ``use_actnorm``. Python binds the
     default whenever a call leaves the parameter out, so the branch stays shut in every run."""
-    by_path = dict(texts)
+    parse = _tree_cache(texts)
     branches: dict[str, list[tuple[str, int, int]]] = {}
     for path in sorted(paths):
-        tree = _parsed(by_path.get(path, "")) if path.endswith(".py") else None
+        tree = parse(path) if path.endswith(".py") else None
         if tree is not None:
             branches[path] = [(flag, a, b) for flag, _, a, b in _shut_branches(tree)]
     verdict: dict[str, bool] = {}
@@ -1494,7 +1525,7 @@ def _shut_lines(paths: set[str], texts: Sequence[tuple[str, str]]) -> dict[str, 
     for path, found in branches.items():
         for flag, a, b in found:
             if flag not in verdict:
-                verdict[flag] = _never_set(flag, texts)
+                verdict[flag] = _never_set(flag, texts, parse)
             if verdict[flag]:
                 out.setdefault(path, []).append((a, b))
     return out
