@@ -49,9 +49,9 @@ def _bindings(name: str, scope: ast.AST) -> list[ast.AST]:
     return found
 
 
-def _single_value(name: str, scope: ast.AST) -> ast.expr | None:
-    """The value of ``name`` when ``scope`` binds it exactly once, by a plain assignment."""
-    found = _bindings(name, scope)
+def _single_value(found: list[ast.AST]) -> ast.expr | None:
+    """The value of a name whose bindings in a scope are ``found`` (:func:`_bindings`), when that is
+    exactly one plain assignment."""
     if len(found) == 1 and isinstance(found[0], ast.Assign):
         return found[0].value
     return None
@@ -69,6 +69,15 @@ class HostArrays:
         self._resolve = resolve
         self._module_values = module_values
         self._module_funcs = module_funcs
+        # (id of scope, name) -> _bindings(name, scope): one walk of a function per name it is asked about,
+        # not one per question (a jitted function indexing several tables asks about each many times)
+        self._found: dict[tuple[int, str], list[ast.AST]] = {}
+
+    def _bound(self, name: str, scope: ast.AST) -> list[ast.AST]:
+        key = (id(scope), name)
+        if key not in self._found:
+            self._found[key] = _bindings(name, scope)
+        return self._found[key]
 
     def source(self, expr: ast.expr, scope: ast.AST | None, cls: ast.ClassDef | None = None,
                depth: int = 0) -> str | None:
@@ -80,7 +89,7 @@ class HostArrays:
         if isinstance(expr, ast.Call):
             return self._call_source(expr, scope, cls, depth)
         if isinstance(expr, ast.Name):
-            found = _bindings(expr.id, scope) if scope is not None else []
+            found = self._bound(expr.id, scope) if scope is not None else []
             if found and scope is not None:
                 loop = found[0]
                 if (len(found) == 1 and isinstance(loop, (ast.For, ast.comprehension))
@@ -88,7 +97,7 @@ class HostArrays:
                     # `for g in np.indices(shape)`: each element of a NumPy array is a NumPy array
                     inner = self.source(loop.iter, scope, cls, depth + 1)
                     return None if inner is None else f"{inner} (an element of)"
-                value = _single_value(expr.id, scope)
+                value = _single_value(found)
                 return None if value is None else self.source(value, scope, cls, depth + 1)
             value = self._module_values.get(expr.id)
             return None if value is None else self.source(value, None, None, depth + 1)
@@ -107,15 +116,15 @@ class HostArrays:
             owner = func.value
             bound: ast.expr | None = owner if isinstance(owner, ast.Call) else None
             if isinstance(owner, ast.Name):
-                bound = (_single_value(owner.id, scope) if scope is not None and _bindings(owner.id, scope)
-                         else self._module_values.get(owner.id))
+                found = self._bound(owner.id, scope) if scope is not None else []
+                bound = _single_value(found) if found else self._module_values.get(owner.id)
             if isinstance(bound, ast.Call):
                 maker = self._resolve(bound.func)
                 if maker in NUMPY_GENERATORS:
                     return f"{maker}().{func.attr}"
             return None
         if isinstance(func, ast.Name) and func.id in self._module_funcs and not (
-                scope is not None and _bindings(func.id, scope)):
+                scope is not None and self._bound(func.id, scope)):
             helper = self._module_funcs[func.id]
             returns = [n.value for n in own_nodes(helper) if isinstance(n, ast.Return)]
             if not returns or any(r is None for r in returns):
