@@ -263,18 +263,28 @@ def loop_varying_names(index: ModuleIndex, node: ast.AST, *, steps_only: bool = 
     assigns = [n for body in bodies for stmt in body.body for n in ast.walk(stmt)  # type: ignore[attr-defined]
                if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
     names |= {a.target.id for a in assigns if isinstance(a, ast.AugAssign) and isinstance(a.target, ast.Name)}
+    plain = [a for a in assigns if isinstance(a, (ast.Assign, ast.AnnAssign))]
+    return set(assigned_from(plain, {n: n for n in names}))
+
+
+def assigned_from(assigns: Sequence[ast.Assign | ast.AnnAssign], origin: dict[str, str]) -> dict[str, str]:
+    """``origin`` ({name: the name it comes from}) grown by the plain names that ``assigns`` bind from
+    a value reading one of its names, followed to a fixed point (source order aside): ``end = t + 1``
+    comes from what ``t`` comes from. Updates and returns ``origin``."""
     changed = True
     while changed:
         changed = False
         for a in assigns:
-            if isinstance(a, ast.AugAssign) or a.value is None:
+            if a.value is None:
                 continue
-            targets = a.targets if isinstance(a, ast.Assign) else [a.target]
-            bound = {t.id for t in targets if isinstance(t, ast.Name)}
-            if bound - names and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(a.value)):
-                names |= bound
-                changed = True
-    return names
+            src = next((origin[n.id] for n in ast.walk(a.value) if isinstance(n, ast.Name) and n.id in origin), None)
+            if src is None:
+                continue
+            for t in a.targets if isinstance(a, ast.Assign) else [a.target]:
+                if isinstance(t, ast.Name) and t.id not in origin:
+                    origin[t.id] = src
+                    changed = True
+    return origin
 
 
 _MAPPING_VIEWS = frozenset({"items", "keys", "values"})

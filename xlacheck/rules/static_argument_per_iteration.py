@@ -8,6 +8,7 @@ from xlacheck import jax_cache
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
+    assigned_from,
     drawn_in_loop,
     in_test,
     jax_loop_varying_names,
@@ -389,17 +390,7 @@ def _assigned_from(index: ModuleIndex, call: ast.Call, params: dict[str, tuple[s
     func = index.function_of(call)
     if not origin or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return origin
-    assigns = [n for n in index.scope_nodes(func) if isinstance(n, ast.Assign)]
-    changed = True
-    while changed:
-        changed = False
-        for a in assigns:
-            src = next((origin[n.id] for n in ast.walk(a.value) if isinstance(n, ast.Name) and n.id in origin), None)
-            for t in a.targets:
-                if src is not None and isinstance(t, ast.Name) and t.id not in origin:
-                    origin[t.id] = src
-                    changed = True
-    return origin
+    return assigned_from([n for n in index.scope_nodes(func) if isinstance(n, ast.Assign)], origin)
 
 
 _SHAPE_READS = frozenset({"shape", "ndim", "size"})
