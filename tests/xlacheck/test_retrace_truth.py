@@ -564,3 +564,16 @@ def test_helper_sizes_the_tensor_from_the_loop_counter() -> None:
     good = _load(TfFunctionArgumentShapePerIteration.VALID[13].code, "XLA412", flagged=False)
     good["train"](3)
     assert good["step"].experimental_get_tracing_count() == 1
+
+
+def test_a_model_a_builder_returns_per_step_retraces_but_a_kept_one_once() -> None:
+    """XLA403 through a builder of this file: ``model = build(2)`` in the loop returns a new
+    ``Sequential`` each iteration (a new trace key); an ``lru_cache`` builder or one that returns
+    the module's model gives the same object, one trace."""
+    x = tf.constant([[1.0, 2.0, 3.0]])
+    bad = _load(_example(PythonScalarToTfFunction.INVALID, "model = build(2)"), "XLA403", flagged=True)
+    bad["train"](x, 3)
+    assert bad["step"].experimental_get_tracing_count() == 3
+    good = _load(_example(PythonScalarToTfFunction.VALID, "functools.lru_cache"), "XLA403", flagged=False)
+    good["train"](x, 3)
+    assert good["step"].experimental_get_tracing_count() == 2  # the cached model and the module's: once each

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from xlacheck import api_table, op_table
 from xlacheck.analysis import chain_root, is_none, walk
 from xlacheck.analysis.imports import same_object
+from xlacheck.analysis.reductions import own_returns_and_assignments
 from xlacheck.analysis.scopes import BuiltValues, built_values, own_nodes
 from xlacheck.analysis.tables import TENSOR_ARRAYS, TF_VARIABLES
 
@@ -356,3 +357,30 @@ def called_only_under_creation_guard(sites: list[tuple[ast.Call, ast.AST | None]
     self._clipping_loss is None: self._make_clipping_loss()`` (tensorflow/privacy's DP Keras model):
     what the method builds is built on the first call (or trace) only."""
     return bool(sites) and all(caller is not None and under_creation_guard(call, caller) for call, caller in sites)
+
+
+def returns_new_object(fn: ast.AST, builds: Callable[[ast.expr], str | None]) -> str | None:
+    """The class of the new object every call of ``fn`` returns, or None: every ``return`` of ``fn``
+    (one at least) gives a call that ``builds`` names a class for (``return tf.keras.Sequential(...)``),
+    or a local name every assignment of which in ``fn`` is one (``model = Model(...); model.compile(...);
+    return model``), and all name the same class. Not for a decorated function (``functools.lru_cache``
+    hands back the object it kept), one declaring ``global``/``nonlocal`` names, a generator, or a
+    function that may return anything else (a parameter, a cached ``self._model``, a module-level
+    object): those may give the same object again. A tf.function keys its traces on such objects by
+    identity (``new_plain_object_each_call`` in tf_retrace.json)."""
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.decorator_list:
+        return None
+    if any(isinstance(n, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom)) for n in own_nodes(fn)):
+        return None
+    params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+    params |= {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None}
+    returns, assigned = own_returns_and_assignments(fn)
+    classes: list[str | None] = []
+    for value in (r.value for r in returns):
+        if isinstance(value, ast.Name) and value.id not in params and assigned.get(value.id):
+            classes += [builds(v) if v is not None else None for v in assigned[value.id]]
+        else:
+            classes.append(builds(value) if value is not None else None)
+    if not classes or any(c is None for c in classes) or len(set(classes)) > 1:
+        return None
+    return classes[0]

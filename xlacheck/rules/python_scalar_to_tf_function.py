@@ -6,6 +6,7 @@ import ast
 from collections import defaultdict
 
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction
+from xlacheck.analysis.objects import returns_new_object
 from xlacheck.analysis.scopes import target_names
 from xlacheck.analysis.tables import NUMPY_GENERATOR_SCALAR_DRAWS, NUMPY_SCALAR_DRAWS, STDLIB_RANDOM_DRAWS
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
@@ -407,7 +408,7 @@ class _Scope:
                 return stmt
         return None
 
-    def new_object(self, node: ast.expr) -> str | None:
+    def new_object(self, node: ast.expr, depth: int = 0) -> str | None:
         """``Cls(...)`` of a class of this file, or a Keras object (layer, optimizer, metric, loss,
         model): tf.function keys traces on them by identity. The name of the class. (A new
         ``tf.Variable`` per call traces once: variables are traced by shape and dtype.)"""
@@ -422,7 +423,12 @@ class _Scope:
         for stmt in self.index.tree.body:
             if isinstance(stmt, ast.ClassDef) and stmt.name == node.func.id:
                 return stmt.name if _identity_keyed(stmt) else None
-        return None
+        # a function of this file that builds and returns a new such object on every call
+        # (`model = build()` in the loop: new_plain_object_each_call in tf_retrace.json; the coverage
+        # matrix's keras_model_rebuilt_per_step)
+        helper = self.index_function(node.func.id) if depth < 3 and node.func.id not in self.bindings \
+            and node.func.id not in self.params else None
+        return returns_new_object(helper, lambda v: self.new_object(v, depth + 1)) if helper is not None else None
 
     def text(self, node: ast.expr) -> bool:
         """A string built from values at run time (an f-string, ``str(x)``, ``"..." % x``, ``.format``)."""
@@ -1079,7 +1085,9 @@ class PythonScalarToTfFunction(ModuleRule):
     inlined into its one compilation, and eagerly the new function per call is XLA404's finding. Also
     flags a new object of a class of this file (not a NamedTuple) or a new Keras object (layer,
     optimizer, metric, loss, model) created at the call, or bound to the name passed inside the
-    loop that calls (or the function around a call outside loops), in a loop or on every call
+    loop that calls (or the function around a call outside loops), directly or by a function of
+    this file that builds and returns a new one on every call (`model = build()`; not a decorated
+    builder such as an `lru_cache`d one, nor one that may return a kept object), in a loop or on every call
     of the enclosing function: tf.function keys traces on such objects by identity, even when the class
     defines `__eq__`/`__hash__` or is a frozen dataclass (measured on TF 2.21; a new
     `tf.Variable` is traced by shape and dtype and does not retrace). Functions with an `input_signature` are not flagged (their arguments are
@@ -1223,6 +1231,28 @@ class PythonScalarToTfFunction(ModuleRule):
             def train(x, steps):
                 for i in range(steps):
                     x = run_step(x, 1.0)
+        """),
+        # a builder that keeps its model (lru_cache) or hands back one built once: the same object, one trace
+        Example("""
+            import functools
+            import tensorflow as tf
+            MODEL = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+            MODEL.build((None, 3))
+            @functools.lru_cache(maxsize=None)
+            def build():
+                model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+                model.build((None, 3))
+                return model
+            def shared():
+                return MODEL
+            @tf.function
+            def step(model, x):
+                return model(x)
+            def train(x, steps):
+                for i in range(steps):
+                    step(build(), x)
+                    model = shared()
+                    step(model, x)
         """),
     )
     INVALID = (
@@ -1501,6 +1531,27 @@ class PythonScalarToTfFunction(ModuleRule):
                             'computed from the argument `i`: `run_step()` receives it from line 9, where `i` counts '
                             'the iterations of range()): each new value traces and compiles the function again; '
                             'pass a tensor (tf.constant / tf.Variable)'),
+                )),
+        # a function of this file that builds and returns a new model on every call, called in the
+        # loop (new_plain_object_each_call in tf_retrace.json): a new trace key per iteration
+        Example("""
+            import tensorflow as tf
+            def build(width):
+                model = tf.keras.Sequential([tf.keras.layers.Dense(width)])
+                model.build((None, 3))
+                return model
+            @tf.function
+            def step(model, x):
+                return model(x)
+            def train(x, steps):
+                for i in range(steps):
+                    model = build(2)
+                    step(model, x)
+        """,
+                expected=(
+                    (12, 14, 'a new `Sequential` object is passed to tf.function `step` in a loop: `Sequential` '
+                             'compares by identity, so every new object traces and compiles the function again; '
+                             'create it once and reuse it, or pass its numbers as tensors'),
                 )),
     )
 
