@@ -940,3 +940,26 @@ def test_xla416_module_list_appended_per_call_traces_every_call():
     ns = _run(_counted(fresh, "def step(h):\n"))
     ns["train"](4)
     assert len(ns["TRACES"]) == 1
+
+
+def test_xla422_module_list_passed_itself_traces_every_call_a_window_a_bounded_number():
+    """A module-level list a per-step helper appends to, passed itself to jax.jit: one item longer,
+    a new pytree structure and a new trace, on every call; kept to a window of 4 with ``.pop(0)``,
+    it traces once per length up to the window and then hits the cache."""
+    from xlacheck.rules.jit_argument_structure_per_iteration import JitArgumentStructurePerIteration as R
+    xs = [jax.numpy.ones(2) * i for i in range(8)]
+    grows = _example_code(R.INVALID, "history.append(x)\n    return step(x, history)")
+    assert "XLA422" in _codes(grows)
+    ns = _run(_counted(grows, "def step(x, history):\n"))
+    ns["train"](xs)
+    assert len(ns["TRACES"]) == 8
+    window = _example_code(R.VALID, "history.pop(0)")
+    assert "XLA422" not in _codes(window)
+    ns = _run(_counted(window, "def step(x, history):\n"))
+    ns["train"](xs)
+    assert len(ns["TRACES"]) == 3  # lengths 1, 2, 3; then 3 every call
+
+
+def _example_code(examples: Any, text: str) -> str:
+    (code,) = [e.code for e in examples if text in e.code]
+    return code

@@ -920,17 +920,29 @@ def module_list_grown_per_call(index: ModuleIndex, call: ast.Call, arg: ast.expr
     ``jnp.array(history)`` (a :data:`JAX_LIST_JOINS`/:data:`HOST_LIST_JOINS` call) of a list bound at
     module level to a list display, that the function around the call appends to (``history.append``
     or ``.extend`` in its body, before the call, not under a condition or loop), that no code of this
-    file starts afresh (rebinds in a function, ``.clear()``, ``del``), and the function runs per step
+    file starts afresh or keeps to a window (rebinds in a function, ``.clear()``, ``.pop()``,
+    ``.remove()``, ``del``), and the function runs per step
     (:func:`per_batch`): the list, and the array joined from it, are longer on every call (the table's
     ``shape.jnp_array_of_list_new_length``)."""
-    if index.loops_around(call) or not isinstance(arg, ast.Call) or len(arg.args) != 1 \
-            or not isinstance(arg.args[0], ast.Name):
+    if not isinstance(arg, ast.Call) or len(arg.args) != 1 or not isinstance(arg.args[0], ast.Name):
         return None
     join = index.aliases.resolve(arg.func)
-    name = arg.args[0].id
+    if join not in JAX_LIST_JOINS and join not in HOST_LIST_JOINS:
+        return None
+    grown = module_list_passed_grown_per_call(index, call, arg.args[0])
+    return (join, grown[0], grown[1]) if grown is not None and join is not None else None
+
+
+def module_list_passed_grown_per_call(index: ModuleIndex, call: ast.Call, arg: ast.expr) -> tuple[str, int] | None:
+    """(the list, the line where it grows) when ``arg`` of ``call``, outside loops, is a list bound at
+    module level to a list display that the function around the call appends to (as
+    :func:`module_list_grown_per_call` says), that nothing here starts afresh, in a function that runs
+    per step: the list passed itself is one item longer on every call (``pytree.list_new_length``)."""
+    if index.loops_around(call) or not isinstance(arg, ast.Name):
+        return None
+    name = arg.id
     func = index.function_of(call)
-    if join not in JAX_LIST_JOINS and join not in HOST_LIST_JOINS \
-            or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
             or not isinstance(index.module_binding(name), ast.List):
         return None
     grown = next((stmt for stmt in func.body if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
@@ -943,13 +955,14 @@ def module_list_grown_per_call(index: ModuleIndex, call: ast.Call, arg: ast.expr
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)) \
                 and index.function_of(node) is not None:
             return None  # rebound (or deleted) in a function: it may start afresh
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "clear" \
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("clear", "pop", "remove") \
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
-            return None
+            return None  # emptied, or a window kept to a bounded length
         if isinstance(node, ast.Delete) and any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
                                                  and t.value.id == name for t in node.targets):
             return None
-    return join, name, grown.lineno
+    return name, grown.lineno
 
 
 def loop_grown_arguments(index: ModuleIndex, call: ast.Call

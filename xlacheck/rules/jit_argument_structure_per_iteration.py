@@ -14,10 +14,12 @@ from xlacheck.rules._recompile_scope import (
     call_params,
     in_test,
     jax_jitted_callee,
+    jax_jitted_calls_in_host_code,
     jax_loop_varying_names,
     jits_with_jax,
     jitted_call_resolver,
     list_grown_in_loop,
+    module_list_passed_grown_per_call,
     runs_traced,
 )
 from xlacheck.rules.base import Example
@@ -39,7 +41,10 @@ class JitArgumentStructurePerIteration(ModuleRule):
     length, to the other container (a tuple, then a list or a list comprehension: `state = (a, b)`,
     then `state = [out, out]`), or a list the loop makes longer (`history.append(out)`) without
     starting it afresh (the jitted function called directly or through a forwarder,
-    `def run_step(x, h): return step(x, h)`). Which changes miss the cache is read from the
+    `def run_step(x, h): return step(x, h)`), and, outside loops, a module-level list that the
+    function around the call appends to before passing it, in a function that runs per step (called
+    in a loop here, a batch hook), where nothing here empties it or keeps it to a window
+    (`.clear()`, `.pop()`, `.remove()`, `del`, a rebinding in a function). Which changes miss the cache is read from the
     measured table `xlacheck/data/jax_cache_key.json` (`pytree.dict_new_key`,
     `pytree.none_then_array`, `pytree.list_new_length`, `pytree.tuple_then_list`).
     A key set on every iteration, or a condition on a value fixed for the whole loop (a flag,
@@ -106,6 +111,11 @@ class JitArgumentStructurePerIteration(ModuleRule):
         Example("import jax\n@jax.jit\ndef step(x, state):\n    return x * 0.5 + state[1]\n"
                 "def train(x, n):\n    state = (x, x)\n    for _ in range(n):\n"
                 "        out = step(x, state)\n        state = (out, out)\n    return out\n"),
+        # a module-level window kept to a bounded length (.pop): a fixed number of structures
+        Example("import jax\n@jax.jit\ndef step(x, history):\n    return x + sum(history)\n"
+                "history = []\ndef run_step(x):\n    history.append(x)\n    if len(history) > 3:\n"
+                "        history.pop(0)\n    return step(x, history)\n"
+                "def train(xs):\n    for x in xs:\n        run_step(x)\n"),
     )
     INVALID = (
         Example("import jax\n@jax.jit\ndef step(s, feed):\n    return s + feed['x'].sum()\n"
@@ -171,6 +181,16 @@ class JitArgumentStructurePerIteration(ModuleRule):
                             "loop rebinds it (line 9): a list and a tuple are different pytree nodes, so jax.jit "
                             "traces and compiles again; rebuild it as the container it started as"),
                 )),
+        # a module-level list a per-step helper appends to, passed itself (pytree.list_new_length)
+        Example("import jax\n@jax.jit\ndef step(x, history):\n    return x + sum(history)\n"
+                "history = []\ndef run_step(x):\n    history.append(x)\n    return step(x, history)\n"
+                "def train(xs):\n    for x in xs:\n        run_step(x)\n",
+                expected=(
+                    (8, 20, "argument `history` of jitted `step` is `history`, a module-level list that `run_step()` "
+                            "makes longer on every call (line 7): list lengths are part of the pytree structure, so "
+                            "jax.jit traces and compiles again on every call; pass a fixed-size stacked buffer and "
+                            "the length traced"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -181,6 +201,8 @@ class JitArgumentStructurePerIteration(ModuleRule):
         none_array = jax_cache.recompiles("pytree.none_then_array")
         list_length = jax_cache.recompiles("pytree.list_new_length")
         container = jax_cache.recompiles("pytree.tuple_then_list")
+        if list_length:
+            self._module_list_grown_per_call(ctx)
         callee = jax_jitted_callee(ctx.facts, index)
         resolve = jitted_call_resolver(ctx.facts, index)
         for outer_call, _ in index.calls:
@@ -231,6 +253,29 @@ class JitArgumentStructurePerIteration(ModuleRule):
                                               "every time (zeros and a traced flag)")
                         break
 
+
+    def _module_list_grown_per_call(self, ctx: ModuleContext) -> None:
+        """Outside loops: a module-level list that the function around the call appends to, passed
+        itself to a jitted function, where that function runs per step
+        (:func:`module_list_passed_grown_per_call`): one item longer on every call, a new pytree
+        structure (``pytree.list_new_length``); the helper site of the loop's grown list."""
+        index = ctx.index
+        for call, info in jax_jitted_calls_in_host_code(ctx.facts, index, ctx.path):
+            for param, arg in bound_arguments(call_params(info, call), call, index):
+                if param.startswith("#") or param in info.static_params:
+                    continue
+                grown = module_list_passed_grown_per_call(index, call, arg)
+                if grown is None:
+                    continue
+                name, line = grown
+                func = index.function_of(call)
+                assert isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
+                ctx.report(self, arg, f"argument `{param}` of jitted `{ast.unparse(call.func)}` is `{name}`, a "
+                                      f"module-level list that `{func.name}()` makes longer on every call (line "
+                                      f"{line}): list lengths are part of the pytree structure, so jax.jit traces "
+                                      "and compiles again on every call; pass a fixed-size stacked buffer and the "
+                                      "length traced")
+                break
 
     def _rebound_structure(self, ctx: ModuleContext, index: ModuleIndex, call: ast.Call, name: str, info,
                            loop: ast.AST, dict_keys: bool, list_length: bool, container: bool) -> bool:
