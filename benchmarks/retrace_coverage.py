@@ -170,6 +170,20 @@ FACTS: tuple[Fact, ...] = (
          def step(x, cfg):
              return x * cfg.scale
          """), "out = step(X, Config())\n", "out = step(X, cfg)\n", neg_setup="cfg = Config()\n"),
+    # the same object made by a builder of this file (`cfg = make_config()` per step; retrace25)
+    _jax("static_new_object_from_builder", "jax_cache_key:static.new_plain_object", CONFIG + textwrap.dedent("""
+
+         def make_config():
+             cfg = Config()
+             cfg.scale = 3.0
+             return cfg
+
+
+         @partial(jax.jit, static_argnums=1)
+         def step(x, cfg):
+             return x * cfg.scale
+         """), "cfg = make_config()\nout = step(X, cfg)\n", "out = step(X, cfg)\n",
+         neg_setup="cfg = make_config()\n"),
     # ---------------- JAX: shapes and pytree structure of traced arguments ----------------
     _jax("shape_length_per_step", "jax_cache_key:shape.new_length,seq.batch_length_per_batch",
          """
@@ -382,6 +396,20 @@ FACTS: tuple[Fact, ...] = (
             return model(x)
         """, "model = build()\nmodel(X)\nout = step(model, X)\n", "out = step(model, X)\n",
         neg_setup="model = build()\nmodel(X)\n"),
+    # a builder of this file that returns a new plain object per call (retrace25)
+    _tf("new_object_from_builder", "tf_retrace:new_plain_object_each_call", CONFIG + textwrap.dedent("""
+
+        def make_config():
+            cfg = Config()
+            cfg.scale = 3.0
+            return cfg
+
+
+        @tf.function(jit_compile=True)
+        def step(x, cfg):
+            return x * cfg.scale
+        """), "cfg = make_config()\nout = step(X, cfg)\n", "out = step(X, cfg)\n",
+        neg_setup="cfg = make_config()\n"),
     _tf("dataset_partial_batch_epochs", "tf_retrace:dataset_partial_batch_epochs",
         """
         @tf.function(jit_compile=True)

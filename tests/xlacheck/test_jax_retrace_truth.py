@@ -895,13 +895,13 @@ def test_xla411_step_counters_trace_per_step_table_entries_once_each():
     from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration as R
     x = jax.numpy.ones(3)
 
-    helper = R.INVALID[-1].code
+    helper = _example_code(R.INVALID, "lr = 0.1 / (i + 1)")
     assert "XLA411" in _codes(helper)
     ns = _run(_counted(helper, "def step(x, lr):\n"))
     ns["train"](x, 4)
     assert len(ns["TRACES"]) == 4
 
-    table = R.VALID[-3].code
+    table = _example_code(R.VALID, "def fit_head(x, num_classes)")
     assert "XLA411" not in _codes(table) and "XLA411" in _codes(table, preview=True)
     ns = _run(_counted(table, "def fit_head(x, num_classes):\n"))
     datasets = {"a": 1, "b": 2, "c": 3}
@@ -909,14 +909,14 @@ def test_xla411_step_counters_trace_per_step_table_entries_once_each():
     ns["run_all"](jax.numpy.ones((2, 3)), datasets)
     assert len(ns["TRACES"]) == 3  # one per entry, the second pass hits the cache
 
-    two = R.VALID[-2].code
+    two = _example_code(R.VALID, "for i in range(2)]")
     assert "XLA411" not in _codes(two)
     ns = _run(_counted(two, "def team_reward(x, team):\n"))
     for _ in range(3):
         ns["rewards"](x)
     assert len(ns["TRACES"]) == 2
 
-    flag = R.VALID[-1].code
+    flag = _example_code(R.VALID, "sync=self.step % 100 == 0")
     assert "XLA411" not in _codes(flag)
     ns = _run(_counted(flag, "def update(p, g, sync):\n"))
     learner = ns["Learner"]()
@@ -963,3 +963,21 @@ def test_xla422_module_list_passed_itself_traces_every_call_a_window_a_bounded_n
 def _example_code(examples: Any, text: str) -> str:
     (code,) = [e.code for e in examples if text in e.code]
     return code
+
+
+def test_xla411_builder_returning_a_new_identity_object_per_step_traces_every_step():
+    """XLA411 through a builder of this file: ``opts = make_options(2)`` in the loop returns a new
+    plain ``Options`` (hashed by identity) every iteration, a new static key; the same builder
+    called once before the loop gives one object, one trace."""
+    from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration as R
+    xs = [jax.numpy.ones(2)] * 4
+    per_step = _example_code(R.INVALID, "opts = make_options(2)\n        out.append")
+    assert "XLA411" in _codes(per_step)
+    ns = _run(_counted(per_step, "def scale(x, opts):\n"))
+    ns["run"](xs)
+    assert len(ns["TRACES"]) == 4
+    once = _example_code(R.VALID, "opts = make_options(2)\n    return [")
+    assert "XLA411" not in _codes(once)
+    ns = _run(_counted(once, "def scale(x, opts):\n"))
+    ns["run"](xs)
+    assert len(ns["TRACES"]) == 1

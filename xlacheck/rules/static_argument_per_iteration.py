@@ -6,6 +6,7 @@ import ast
 
 from xlacheck import jax_cache
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.objects import returns_new_object
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     assigned_from,
@@ -49,7 +50,9 @@ class StaticArgumentPerIteration(ModuleRule):
     counter the calling function increments before the call (`self.step += 1`, or a `global`):
     a new value on every call of that function, and a new object of a class that hashes by
     identity built at the call in a function that runs per batch (`def run_step(x): return
-    step(x, Config())`, called in a loop: `static.new_plain_object`). A `lambda` or `functools.partial(...)` written at
+    step(x, Config())`, called in a loop: `static.new_plain_object`), or bound once there to one. Such
+    an object may also come from a function of this file that builds and returns a new one on every
+    call (`opts = make_options(k)`; not a decorated builder, nor one that may return a kept object). A `lambda` or `functools.partial(...)` written at
     the call is left to XLA419 (a callable made anew, which misses the cache by identity).
 
     A value that follows the loop variable is flagged when the loop counts steps: `range(n)` (or a
@@ -142,6 +145,11 @@ class StaticArgumentPerIteration(ModuleRule):
                 "def update(p, g, sync):\n    return (p - g) * 0.5 if sync else p - g\nclass Learner:\n"
                 "    def update(self, g):\n        self.step += 1\n"
                 "        self.p = update(self.p, g, sync=self.step % 100 == 0)\n"),
+        # a builder of this file called once, before the loop: one object, one compile
+        Example("import jax\nfrom functools import partial\nclass Options:\n    def __init__(self, k):\n"
+                "        self.k = k\ndef make_options(k):\n    opts = Options(k)\n    return opts\n"
+                "@partial(jax.jit, static_argnums=1)\ndef scale(x, opts):\n    return x * opts.k\n"
+                "def run(xs):\n    opts = make_options(2)\n    return [scale(x, opts) for x in xs]\n"),
     )
     INVALID = (
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
@@ -254,6 +262,18 @@ class StaticArgumentPerIteration(ModuleRule):
                             "jax.jit compiles once per distinct static value, so every iteration compiles again; "
                             "pass it traced (with a static bound and a mask)"),
                 )),
+        # a builder of this file that returns a new identity-hashed object, called in the loop
+        # (static.new_plain_object through the builder's return)
+        Example("import jax\nfrom functools import partial\nclass Options:\n    def __init__(self, k):\n"
+                "        self.k = k\ndef make_options(k):\n    opts = Options(k)\n    return opts\n"
+                "@partial(jax.jit, static_argnums=1)\ndef scale(x, opts):\n    return x * opts.k\n"
+                "def run(xs):\n    out = []\n    for x in xs:\n        opts = make_options(2)\n"
+                "        out.append(scale(x, opts))\n    return out\n",
+                expected=(
+                    (15, 16, 'static argument `opts` of jitted `scale` is a new `Options` on every iteration: it '
+                             'hashes by identity, so jax.jit compiles again for each new object; build it once before '
+                             'the loop, or give it value equality (a frozen dataclass)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -292,10 +312,10 @@ class StaticArgumentPerIteration(ModuleRule):
                     built = [n.value for n in ast.walk(loops[0]) if isinstance(n, ast.Assign)
                              and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
                     arg = built[0] if len(built) == 1 else arg
-                if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) \
-                        and static_hash_kind(index, arg.func.id) == "identity":
+                cls = _new_identity_object(index, arg)
+                if cls is not None:
                     ctx.report(self, arg, f"static argument `{param}` of jitted `{shown}` is a new "
-                                          f"`{arg.func.id}` on every iteration: it hashes by identity, so jax.jit "
+                                          f"`{cls}` on every iteration: it hashes by identity, so jax.jit "
                                           "compiles again for each new object; build it once before the loop, or give "
                                           "it value equality (a frozen dataclass)")
                     break
@@ -331,15 +351,23 @@ class StaticArgumentPerIteration(ModuleRule):
         index = ctx.index
         if runs_traced(ctx.facts, index, call) or not jax_cache.recompiles("static.new_plain_object"):
             return False
+        func = index.function_of(call)
         for param, arg in bound:
-            if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name)
-                    and static_hash_kind(index, arg.func.id) == "identity"):
+            made: ast.expr = arg
+            if isinstance(arg, ast.Name) and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                # `cfg = make_config()` in the function, then `step(x, cfg)`: bound once, outside loops
+                binds = list(index.own_bindings(func).get(arg.id, ()))
+                if len(binds) == 1 and isinstance(binds[0], ast.Assign) and binds[0].lineno < call.lineno \
+                        and not index.loops_around(binds[0]):
+                    made = binds[0].value
+            cls = _new_identity_object(index, made)
+            if cls is None:
                 continue
-            where = made_anew_before(index, call, arg)
+            where = made_anew_before(index, call, made)
             if where is None:
                 continue
             ctx.report(self, arg, f"static argument `{param}` of jitted `{ast.unparse(call.func)}` is a new "
-                                  f"`{arg.func.id}` on every {where}: it hashes by identity, so jax.jit compiles "
+                                  f"`{cls}` on every {where}: it hashes by identity, so jax.jit compiles "
                                   "again for each new object; build it once outside, or give it value equality (a "
                                   "frozen dataclass)")
             return True
@@ -380,6 +408,24 @@ class StaticArgumentPerIteration(ModuleRule):
                                       f"{line}: jax.jit compiles once per distinct static value, so every iteration "
                                       "compiles again; pass it traced (with a static bound and a mask)")
                 return
+
+
+def _new_identity_object(index: ModuleIndex, value: ast.expr) -> str | None:
+    """The class of the new object ``value`` builds that hashes by identity as a static argument
+    (``static.new_plain_object``): ``Config(...)`` of a plain class of this file, or a call of a
+    function of this file that builds and returns a new one on every call (``make_config()``,
+    :func:`xlacheck.analysis.objects.returns_new_object`)."""
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name):
+        return None
+    name = value.func.id
+    if static_hash_kind(index, name) == "identity":
+        return name
+    builder = next((s for s in index.tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and s.name == name), None)
+    if builder is None or index.local_binding(name, value) is not None:
+        return None
+    return returns_new_object(builder, lambda v: v.func.id if isinstance(v, ast.Call) and isinstance(
+        v.func, ast.Name) and static_hash_kind(index, v.func.id) == "identity" else None)
 
 
 def _assigned_from(index: ModuleIndex, call: ast.Call, params: dict[str, tuple[str, int]]) -> dict[str, str]:
