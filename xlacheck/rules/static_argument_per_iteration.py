@@ -52,8 +52,9 @@ class StaticArgumentPerIteration(ModuleRule):
     identity built at the call in a function that runs per batch (`def run_step(x): return
     step(x, Config())`, called in a loop: `static.new_plain_object`), or bound once there to one. Such
     an object may also come from a function of this file that builds and returns a new one on every
-    call (`opts = make_options(k)`; not a decorated builder, nor one that may return a kept object). A `lambda` or `functools.partial(...)` written at
-    the call is left to XLA419 (a callable made anew, which misses the cache by identity).
+    call (`opts = make_options(k)`; not a decorated builder, nor one that may return a kept object).
+    A `lambda` or `functools.partial(...)` written at the call is left to XLA419 (a callable made
+    anew, which misses the cache by identity).
 
     A value that follows the loop variable is flagged when the loop counts steps: `range(n)` (or a
     literal range of more than two values), the index of `enumerate(...)`, a name the loop augments
