@@ -184,6 +184,26 @@ FACTS: tuple[Fact, ...] = (
              return x * cfg.scale
          """), "cfg = make_config()\nout = step(X, cfg)\n", "out = step(X, cfg)\n",
          neg_setup="cfg = make_config()\n"),
+    # an optax-style NamedTuple of closures a builder of this file makes per call (retrace25)
+    _jax("static_namedtuple_of_new_closures", "jax_cache_key:static.namedtuple_of_new_closures", """
+         from typing import Callable, NamedTuple
+
+
+         class Transform(NamedTuple):
+             update: Callable
+
+
+         def momentum(lr):
+             def update_fn(g):
+                 return -lr * g
+             return Transform(update_fn)
+
+
+         @partial(jax.jit, static_argnums=1)
+         def step(x, opt):
+             return x + opt.update(x)
+         """, "opt = momentum(0.1)\nout = step(X, opt)\n", "out = step(X, opt)\n",
+         neg_setup="opt = momentum(0.1)\n"),
     # ---------------- JAX: shapes and pytree structure of traced arguments ----------------
     _jax("shape_length_per_step", "jax_cache_key:shape.new_length,seq.batch_length_per_batch",
          """

@@ -981,3 +981,20 @@ def test_xla411_builder_returning_a_new_identity_object_per_step_traces_every_st
     ns = _run(_counted(once, "def scale(x, opts):\n"))
     ns["run"](xs)
     assert len(ns["TRACES"]) == 1
+
+
+def test_xla411_namedtuple_of_new_closures_per_step_traces_every_step():
+    """An optax-style builder returning a NamedTuple of the closures it defines, called per step:
+    equal-looking but new functions, a new static key each step (static.namedtuple_of_new_closures)."""
+    from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration as R
+    src = _example_code(R.INVALID, "return Transform(update_fn)")
+    assert "XLA411" in _codes(src)
+    ns = _run(_counted(src, "def apply(x, opt):\n"))
+    ns["train"](jax.numpy.ones(2), 4)
+    assert len(ns["TRACES"]) == 4
+    hoisted = src.replace("    opt = momentum(0.1)\n    return apply(x, opt)\n", "    return apply(x, OPT)\n") \
+        + "OPT = momentum(0.1)\n"
+    assert "XLA411" not in _codes(hoisted)
+    ns = _run(_counted(hoisted, "def apply(x, opt):\n"))
+    ns["train"](jax.numpy.ones(2), 4)
+    assert len(ns["TRACES"]) == 1

@@ -275,6 +275,20 @@ class StaticArgumentPerIteration(ModuleRule):
                              'hashes by identity, so jax.jit compiles again for each new object; build it once before '
                              'the loop, or give it value equality (a frozen dataclass)'),
                 )),
+        # an optax-style builder returning a NamedTuple of the closures it defines, called per step
+        # (static.namedtuple_of_new_closures; optax issue 577)
+        Example("import jax\nfrom functools import partial\nfrom typing import Callable, NamedTuple\n"
+                "class Transform(NamedTuple):\n    update: Callable\ndef momentum(lr):\n"
+                "    def update_fn(g):\n        return -lr * g\n    return Transform(update_fn)\n"
+                "@partial(jax.jit, static_argnums=1)\ndef apply(x, opt):\n    return x + opt.update(x)\n"
+                "def run_step(x):\n    opt = momentum(0.1)\n    return apply(x, opt)\n"
+                "def train(x, steps):\n    for _ in range(steps):\n        x = run_step(x)\n    return x\n",
+                expected=(
+                    (15, 21, 'static argument `opt` of jitted `apply` is a new `Transform` on every call of '
+                             '`run_step()`, which runs per batch: its fields are functions the builder defines anew, '
+                             'which hash by identity, so jax.jit compiles again for each new object; build it once '
+                             'outside, or give it value equality (a frozen dataclass)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -313,10 +327,11 @@ class StaticArgumentPerIteration(ModuleRule):
                     built = [n.value for n in ast.walk(loops[0]) if isinstance(n, ast.Assign)
                              and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
                     arg = built[0] if len(built) == 1 else arg
-                cls = _new_identity_object(index, arg)
-                if cls is not None:
+                new = _new_identity_object(index, arg)
+                if new is not None:
+                    cls, how = new
                     ctx.report(self, arg, f"static argument `{param}` of jitted `{shown}` is a new "
-                                          f"`{cls}` on every iteration: it hashes by identity, so jax.jit "
+                                          f"`{cls}` on every iteration: {how}, so jax.jit "
                                           "compiles again for each new object; build it once before the loop, or give "
                                           "it value equality (a frozen dataclass)")
                     break
@@ -361,14 +376,15 @@ class StaticArgumentPerIteration(ModuleRule):
                 if len(binds) == 1 and isinstance(binds[0], ast.Assign) and binds[0].lineno < call.lineno \
                         and not index.loops_around(binds[0]):
                     made = binds[0].value
-            cls = _new_identity_object(index, made)
-            if cls is None:
+            new = _new_identity_object(index, made)
+            if new is None:
                 continue
+            cls, how = new
             where = made_anew_before(index, call, made)
             if where is None:
                 continue
             ctx.report(self, arg, f"static argument `{param}` of jitted `{ast.unparse(call.func)}` is a new "
-                                  f"`{cls}` on every {where}: it hashes by identity, so jax.jit compiles "
+                                  f"`{cls}` on every {where}: {how}, so jax.jit compiles "
                                   "again for each new object; build it once outside, or give it value equality (a "
                                   "frozen dataclass)")
             return True
@@ -411,22 +427,54 @@ class StaticArgumentPerIteration(ModuleRule):
                 return
 
 
-def _new_identity_object(index: ModuleIndex, value: ast.expr) -> str | None:
-    """The class of the new object ``value`` builds that hashes by identity as a static argument
-    (``static.new_plain_object``): ``Config(...)`` of a plain class of this file, or a call of a
-    function of this file that builds and returns a new one on every call (``make_config()``,
-    :func:`xlacheck.analysis.objects.returns_new_object`)."""
+_BY_IDENTITY = "it hashes by identity"
+_NEW_CLOSURES = "its fields are functions the builder defines anew, which hash by identity"
+
+
+def _new_identity_object(index: ModuleIndex, value: ast.expr) -> tuple[str, str] | None:
+    """(the class, why it is a new key) of the new object ``value`` builds that misses the static
+    argument cache: ``Config(...)`` of a plain class of this file, which hashes by identity
+    (``static.new_plain_object``), or a call of a function of this file that builds and returns a
+    new one on every call (``make_config()``, :func:`xlacheck.analysis.objects.returns_new_object`),
+    including a NamedTuple of this file holding functions the builder defines (an optax-style
+    ``momentum(lr)`` returning ``Transform(init_fn, update_fn)``: ``static.namedtuple_of_new_closures``)."""
     if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name):
         return None
     name = value.func.id
     if static_hash_kind(index, name) == "identity":
-        return name
+        return name, _BY_IDENTITY
     builder = next((s for s in index.tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
                     and s.name == name), None)
     if builder is None or index.local_binding(name, value) is not None:
         return None
-    return returns_new_object(builder, lambda v: v.func.id if isinstance(v, ast.Call) and isinstance(
-        v.func, ast.Name) and static_hash_kind(index, v.func.id) == "identity" else None)
+    local_defs = {n.name for n in ast.walk(builder) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and n is not builder}
+    closures = jax_cache.recompiles("static.namedtuple_of_new_closures")
+    kinds: dict[str, str] = {}
+
+    def builds(v: ast.expr) -> str | None:
+        if not isinstance(v, ast.Call) or not isinstance(v.func, ast.Name):
+            return None
+        cls = v.func.id
+        if static_hash_kind(index, cls) == "identity":
+            kinds[cls] = _BY_IDENTITY
+            return cls
+        fields = [*v.args, *(k.value for k in v.keywords)]
+        if closures and _namedtuple_class(index, cls) and any(
+                isinstance(f, ast.Lambda) or (isinstance(f, ast.Name) and f.id in local_defs) for f in fields):
+            kinds[cls] = _NEW_CLOSURES
+            return cls
+        return None
+
+    cls = returns_new_object(builder, builds)
+    return (cls, kinds[cls]) if cls is not None else None
+
+
+def _namedtuple_class(index: ModuleIndex, name: str) -> bool:
+    """``class name(NamedTuple)`` of this file."""
+    return any(isinstance(c, ast.ClassDef) and c.name == name
+               and any(ast.unparse(b) in ("NamedTuple", "typing.NamedTuple") for b in c.bases)
+               for c in index.tree.body)
 
 
 def _assigned_from(index: ModuleIndex, call: ast.Call, params: dict[str, tuple[str, int]]) -> dict[str, str]:
