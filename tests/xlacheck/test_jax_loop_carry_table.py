@@ -78,6 +78,9 @@ SNIPPETS = [
     ("def f(v):\n    return lax.while_loop(lambda s: s[0] < 3, lambda s: (s[0] + 1, s[1] + v[s[0], :]), (0, 0.0))\n",
      True),
     ("def f(v):\n    return lax.fori_loop(0, 3, lambda i, c: (c[0] + v[i, 0],), (0.0, 0.0))\n", True),
+    # a starred initial tuple (JaxMARL's `(*expl_state, rng)`): its length is not known, not judged
+    ("def f(v):\n    state = (0.0, 1.0)\n"
+     "    return lax.fori_loop(0, 3, lambda i, c: (c[0] + v[i, 0], c[1], c[2]), (*state, 2.0))\n", False),
 ]
 # raise, not proven (the rank of a scanned slice `x`, of `v[s[0]]`): the test pins that XLA330 stays silent
 _KNOWN_MISSES = {5, 12}

@@ -218,6 +218,8 @@ class CarryModel:
             if isinstance(out_value, _Value) and isinstance(out_value.expr, (ast.Tuple, ast.List)) \
                     and type(out_value.expr) is type(init):
                 outs = out_value.expr.elts
+                if any(isinstance(x, ast.Starred) for x in (*outs, *init.elts)):
+                    return None  # `(*state, key)`: the length is not known here
                 if len(outs) != len(init.elts):
                     return CarryMismatch("structure.tuple_length", path,
                                          f"a {_kind(init)} of {len(init.elts)} goes in, one of {len(outs)} comes out")
