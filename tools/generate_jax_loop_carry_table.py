@@ -1,5 +1,6 @@
 """Generate xlacheck/data/jax_loop_carry.json: which differences between a ``lax`` loop's initial
-carry and the carry its body returns make the loop raise, measured on the installed JAX (CPU).
+carry and the carry its body returns (and between ``lax.switch`` branch outputs) make the call raise,
+measured on the installed JAX (CPU).
 
     python tools/generate_jax_loop_carry_table.py            # a few seconds, needs jax
     python tools/generate_jax_loop_carry_table.py --check    # exit 1 when the file is out of date
@@ -7,7 +8,8 @@ carry and the carry its body returns make the loop raise, measured on the instal
 ``lax.fori_loop``, ``lax.while_loop`` and ``lax.scan`` trace their body once and require the carry
 it returns to have the same type as the carry it received: the same pytree structure, and for each
 leaf the same shape and dtype (a weakly typed Python scalar may still be promoted to the body's
-dtype). Each probe runs one loop whose body changes the carry in one respect, once under
+dtype); ``lax.cond``/``lax.switch`` branches must agree the same way (the ``branch.*`` probes).
+Each probe runs one loop whose body changes the carry in one respect, once under
 ``jax.jit`` and once without it (the loop primitives trace their body either way), and records:
 
 * ``init`` / ``body``: the initial carry and what the body returns for it, as source text;
@@ -130,6 +132,15 @@ def build_probes() -> list[Probe]:  # noqa: PLR0915 - one flat list of probes re
     @probe("dtype.weak_float_single_then_float16", "scan", "0.0", "c + x with x float16")
     def _() -> Any:
         return lambda v: lax.scan(lambda c, x: (c + x, None), 0.0, v[0].astype(jnp.float16))[0]
+
+    # --- lax.switch branch outputs (the same rule for branches: equal types) ------------------------
+    @probe("branch.crop_against_whole", "switch", "v", "[lambda x: x, lambda x: x[1:-1, 1:]]")
+    def _() -> Any:
+        return lambda v: lax.switch(1, [lambda x: x, lambda x: x[1:-1, 1:]], v)
+
+    @probe("branch.reversed_against_whole", "switch", "v", "[lambda x: x, lambda x: x[::-1, :]]")
+    def _() -> Any:
+        return lambda v: lax.switch(1, [lambda x: x, lambda x: x[::-1, :]], v)
 
     return probes
 

@@ -33,6 +33,7 @@ def test_table_matches_jax():
     ("none.then_array", True), ("none.kept", False),
     ("shape.grown_by_concatenate", True), ("shape.grown_by_append", True), ("shape.kept_by_at_set", False),
     ("structure.tuple_length", True), ("structure.tuple_same_length", False),
+    ("branch.crop_against_whole", True), ("branch.reversed_against_whole", False),
 ])
 def test_loader_answers(key: str, raises: bool):
     assert jax_loop_carry.raises(key) is raises
@@ -84,6 +85,38 @@ SNIPPETS = [
 ]
 # raise, not proven (the rank of a scanned slice `x`, of `v[s[0]]`): the test pins that XLA330 stays silent
 _KNOWN_MISSES = {5, 12}
+
+
+# lax.switch branches (XLA114): a literal slice that shortens an axis, against the operand itself
+BRANCHES = [
+    ("def f(v):\n    return lax.switch(1, [lambda x: x, lambda x: x[1:-1, 1:]], v)\n", True),
+    ("def f(v):\n    return lax.switch(1, [lambda x: x, lambda x: x[::-1, :]], v)\n", False),
+    ("def _crop(x):\n    return jnp.tanh(x[:, 1:])\n"
+     "def f(v):\n    return lax.switch(1, [lambda x: x * 2.0, _crop], v)\n", True),
+    ("def f(v):\n    return lax.switch(1, [lambda x: x[1:], lambda x: x[2:]], v)\n", False),  # raises, not judged
+    ("def f(v):\n    return lax.switch(1, [lambda x: x[:, :2], lambda x: x[:, 2:]], v)\n", False),
+]
+_BRANCH_MISSES = {3}
+
+
+@pytest.mark.parametrize("i", range(len(BRANCHES)))
+def test_branch_flagged_iff_switch_raises(i: int):
+    jax = pytest.importorskip("jax")
+    body, flagged = BRANCHES[i]
+    src = _HEAD + body
+    result = check_source(src, "case.py")
+    assert result.error is None, result.error
+    assert ("XLA114" in {d.code for d in result.diagnostics}) is flagged, src
+    namespace: dict[str, Any] = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    v = jax.numpy.arange(12.0, dtype=jax.numpy.float32).reshape(3, 4) / 10.0
+    raised = False
+    try:
+        jax.block_until_ready(jax.jit(namespace["f"])(v))
+    except TypeError as e:
+        assert "equal output types" in str(e)
+        raised = True
+    assert raised is (flagged or i in _BRANCH_MISSES), src
 
 
 @pytest.mark.parametrize("i", range(len(SNIPPETS)))
