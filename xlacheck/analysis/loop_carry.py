@@ -181,28 +181,28 @@ class CarryModel:
         elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
             target, value = stmt.target, stmt.value
         else:
-            for n in own_nodes([stmt]):
-                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                    new.pop(n.id, None)
+            for node in own_nodes([stmt]):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    new.pop(node.id, None)
             return new
         if isinstance(target, ast.Name):
             new[target.id] = _Value(value, env)
         elif isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(t, ast.Name) for t in target.elts):
             names = [t.id for t in target.elts if isinstance(t, ast.Name)]
             source = env.get(value.id) if isinstance(value, ast.Name) else None
-            for i, n in enumerate(names):
+            for i, bound in enumerate(names):
                 if isinstance(source, _Carry):
-                    new[n] = _Carry((*source.path, i))
+                    new[bound] = _Carry((*source.path, i))
                 elif isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(names):
-                    new[n] = _Value(value.elts[i], env)
+                    new[bound] = _Value(value.elts[i], env)
                 elif isinstance(value, ast.Call):
-                    new[n] = _Unpacked(value, i)
+                    new[bound] = _Unpacked(value, i)
                 else:
-                    new.pop(n, None)
+                    new.pop(bound, None)
         else:
-            for n in own_nodes([target]):
-                if isinstance(n, ast.Name):
-                    new.pop(n.id, None)
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name):
+                    new.pop(node.id, None)
         return new
 
     # -- comparison ------------------------------------------------------------------------------
@@ -379,9 +379,8 @@ class CarryModel:
 def _python_number(e: ast.expr) -> int | float | None:
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
         e = e.operand
-    if isinstance(e, ast.Constant) and type(e.value) in (int, float):
-        value: int | float = e.value
-        return value
+    if isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool):
+        return e.value
     return None
 
 
