@@ -54,11 +54,11 @@ def build_probes() -> list[Probe]:  # noqa: PLR0915 - one flat list of probes re
     # --- a Python scalar carry ---------------------------------------------------------------
     @probe("scalar.python_int_then_vector", "fori_loop", "0", "c - v[:, i] (float32[4])")
     def _() -> Any:
-        return lambda v: lax.fori_loop(0, 3, lambda i, c: c - v[:, i], 0)
+        return lambda v: lax.fori_loop(0, 3, lambda i, c: c - v[:, i], 0)  # noqa: XLA330 - must raise
 
     @probe("scalar.python_float_then_vector", "fori_loop", "0.0", "c - v[:, i] (float32[4])")
     def _() -> Any:
-        return lambda v: lax.fori_loop(0, 3, lambda i, c: c - v[:, i], 0.0)
+        return lambda v: lax.fori_loop(0, 3, lambda i, c: c - v[:, i], 0.0)  # noqa: XLA330 - must raise
 
     @probe("scalar.python_int_then_float32_scalar", "fori_loop", "0", "c - jnp.sum(v[:, i]) (float32[])")
     def _() -> Any:
@@ -79,7 +79,8 @@ def build_probes() -> list[Probe]:  # noqa: PLR0915 - one flat list of probes re
     # --- None --------------------------------------------------------------------------------
     @probe("none.then_array", "scan", "None", "(jnp.argmax(x), x) (int32[])")
     def _() -> Any:
-        return lambda v: lax.scan(lambda c, x: (jnp.argmax(x), x), None, v)[1]
+        step = lambda c, x: (jnp.argmax(x), x)  # noqa: E731
+        return lambda v: lax.scan(step, None, v)[1]  # noqa: XLA330 - must raise
 
     @probe("none.kept", "scan", "None", "(c, x) (None)")
     def _() -> Any:
@@ -89,12 +90,15 @@ def build_probes() -> list[Probe]:  # noqa: PLR0915 - one flat list of probes re
     @probe("shape.grown_by_concatenate", "fori_loop", "jnp.zeros((0, 4))",
            "jnp.concatenate([c, v[i][None, :]], axis=0)")
     def _() -> Any:
-        return lambda v: lax.fori_loop(0, 3, lambda i, c: jnp.concatenate([c, v[i][None, :]], axis=0),
-                                       jnp.zeros((0, 4)))
+        def run(v: Any) -> Any:
+            step = lambda i, c: jnp.concatenate([c, v[i][None, :]], axis=0)  # noqa: E731
+            return lax.fori_loop(0, 3, step, jnp.zeros((0, 4)))  # noqa: XLA330 - must raise
+        return run
 
     @probe("shape.grown_by_append", "scan", "jnp.zeros(0)", "(jnp.append(c, jnp.sum(x)), None)")
     def _() -> Any:
-        return lambda v: lax.scan(lambda c, x: (jnp.append(c, jnp.sum(x)), None), jnp.zeros(0), v)[0]
+        step = lambda c, x: (jnp.append(c, jnp.sum(x)), None)  # noqa: E731
+        return lambda v: lax.scan(step, jnp.zeros(0), v)[0]  # noqa: XLA330 - must raise
 
     @probe("shape.kept_by_at_set", "fori_loop", "jnp.zeros((3, 4))", "c.at[i].set(v[i])")
     def _() -> Any:
@@ -107,7 +111,7 @@ def build_probes() -> list[Probe]:  # noqa: PLR0915 - one flat list of probes re
     # --- structure -----------------------------------------------------------------------------
     @probe("structure.tuple_length", "fori_loop", "(0.0, 0.0)", "(c[0] + v[i, 0],)")
     def _() -> Any:
-        return lambda v: lax.fori_loop(0, 3, lambda i, c: (c[0] + v[i, 0],), (0.0, 0.0))
+        return lambda v: lax.fori_loop(0, 3, lambda i, c: (c[0] + v[i, 0],), (0.0, 0.0))  # noqa: XLA330
 
     @probe("structure.tuple_same_length", "fori_loop", "(0.0, 0.0)", "(c[0] + v[i, 0], c[1])")
     def _() -> Any:
@@ -136,7 +140,7 @@ def build_probes() -> list[Probe]:  # noqa: PLR0915 - one flat list of probes re
     # --- lax.switch branch outputs (the same rule for branches: equal types) ------------------------
     @probe("branch.crop_against_whole", "switch", "v", "[lambda x: x, lambda x: x[1:-1, 1:]]")
     def _() -> Any:
-        return lambda v: lax.switch(1, [lambda x: x, lambda x: x[1:-1, 1:]], v)
+        return lambda v: lax.switch(1, [lambda x: x, lambda x: x[1:-1, 1:]], v)  # noqa: XLA114 - must raise
 
     @probe("branch.reversed_against_whole", "switch", "v", "[lambda x: x, lambda x: x[::-1, :]]")
     def _() -> Any:
