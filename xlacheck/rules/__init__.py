@@ -38,6 +38,7 @@ from xlacheck.rules.jit_carry_starts_as_none import JitCarryStartsAsNone
 from xlacheck.rules.jit_compile_under_tpu_strategy import JitCompileUnderTpuStrategy
 from xlacheck.rules.jit_reads_rebound_global import JitReadsReboundGlobal
 from xlacheck.rules.lax_branch_output_mismatch import LaxBranchOutputMismatch
+from xlacheck.rules.lax_loop_carry_type_mismatch import LaxLoopCarryTypeMismatch
 from xlacheck.rules.layer_returned_from_traced_call import LayerReturnedFromTracedCall
 from xlacheck.rules.local_path_in_tpu_pipeline import LocalPathInTpuPipeline
 from xlacheck.rules.lookup_layer_without_kernel import LookupLayerWithoutKernel
@@ -128,6 +129,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TensorIndexIntoPythonList,
     BranchTypeMismatch,
     LaxBranchOutputMismatch,
+    LaxLoopCarryTypeMismatch,
     GuardOnConstantTensor,
     StaticIndexUnderShapeGuard,
     PythonPredicateInTfCond,

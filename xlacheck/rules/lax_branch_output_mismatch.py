@@ -1,10 +1,11 @@
-"""XLA114: ``lax.cond``/``lax.switch`` branches that evidently return arrays of different ranks or structures."""
+"""XLA114: ``lax.cond``/``lax.switch`` branches that evidently return arrays of different ranks, sizes or structures."""
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
 
+from xlacheck import jax_loop_carry
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_REDUCTIONS, JAX_SHAPE_PRESERVING
 from xlacheck.rules.base import Example
@@ -28,11 +29,14 @@ def _canonical(name: str) -> str:
 class _Form:
     """An evident output form: a tuple of ``parts`` (None where a part is not judged), or an
     array whose rank is ``rank`` plus the rank of ``base`` (the operand it derives from;
-    ``None``: an absolute rank)."""
+    ``None``: an absolute rank). ``cut``: for an array of ``base``'s own rank, the leading axes a
+    slice with a literal positive start or negative stop made shorter than ``base``'s (``()``: every
+    axis has ``base``'s size; None: sizes not known)."""
 
     rank: int = 0
     base: str | None = None
     parts: tuple[_Form | None, ...] | None = None
+    cut: tuple[int, ...] | None = None
 
     def describe(self) -> str:
         if self.parts is not None:
@@ -40,6 +44,8 @@ class _Form:
         if self.base is None:
             return "a scalar" if self.rank == 0 else f"rank {self.rank}"
         sign = "" if self.rank == 0 else f" {'+' if self.rank > 0 else '-'} {abs(self.rank)}"
+        if self.rank == 0 and self.cut:
+            return f"`{self.base}` cut shorter on axis {', '.join(map(str, self.cut))}"
         return f"rank of `{self.base}`{sign}"
 
 
@@ -56,8 +62,47 @@ def _difference(a: _Form, b: _Form) -> str | None:
                 return f"element {i}: {inner}"
         return None
     if (a.base is None and b.base is None) or a.base == b.base:
-        return f"{a.describe()} / {b.describe()}" if a.rank != b.rank else None
+        if a.rank != b.rank:
+            return f"{a.describe()} / {b.describe()}"
+        if a.base is not None and a.rank == 0 and a.cut is not None and b.cut is not None and a.cut != b.cut:
+            return f"{a.describe()} / {b.describe()}"  # an axis cut by a literal slice against its full size
     return None
+
+
+def _int_literal(e: ast.expr | None) -> int | None:
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        inner = _int_literal(e.operand)
+        return -inner if inner is not None else None
+    if isinstance(e, ast.Constant) and isinstance(e.value, int) and not isinstance(e.value, bool):
+        return e.value
+    return None
+
+
+def _slice_cut(parts: list[ast.expr], cut: tuple[int, ...] | None) -> tuple[int, ...] | None:
+    """The axes cut shorter after indexing an array whose cut axes are ``cut`` with ``parts``
+    (all slices, leading axes), or None when a size is not known: a literal start > 0 or a
+    negative literal stop shortens every non-empty axis (measured: probe
+    ``branch.crop_against_whole``), ``:`` and ``::-1`` keep it (``branch.reversed_against_whole``)."""
+    if cut is None or not all(isinstance(p, ast.Slice) for p in parts) \
+            or not jax_loop_carry.raises("branch.crop_against_whole"):
+        return None
+    out = set(cut)
+    for axis, p in enumerate(parts):
+        assert isinstance(p, ast.Slice)
+        step = _int_literal(p.step) if p.step is not None else 1
+        lower = _int_literal(p.lower) if p.lower is not None else 0
+        upper = _int_literal(p.upper) if p.upper is not None else None
+        if step not in (1, -1) or lower is None or (p.upper is not None and upper is None):
+            return None
+        if step == -1:
+            if p.lower is not None or p.upper is not None:
+                return None
+            continue
+        if lower > 0 or (upper is not None and upper < 0):
+            out.add(axis)
+        elif lower != 0 or upper is not None:
+            return None  # `x[:k]`: as long as the axis when it has at most k elements
+    return tuple(sorted(out))
 
 
 class LaxBranchOutputMismatch(ModuleRule):
@@ -68,7 +113,11 @@ class LaxBranchOutputMismatch(ModuleRule):
     or arrays whose ranks differ relative to the same operand (`jnp.mean(v, axis=0)` in one
     branch, `v` in the other) or in absolute terms (a full reduction against `v[None]`). Ranks
     are followed through element-wise functions, arithmetic, reductions with and without
-    `axis`/`keepdims`, integer indexing and `None` axes; anything else is not judged.
+    `axis`/`keepdims`, integer indexing and `None` axes; anything else is not judged. Arrays of
+    the operand's own rank are also compared axis by axis where slices prove a size: a slice with
+    a literal start above 0 or a negative literal stop (`img[2:-2]`) makes a non-empty axis
+    shorter than the operand's, while `:` and `::-1` keep it (measured probes `branch.*` of
+    `xlacheck/data/jax_loop_carry.json`); `img[:8]` against `img` is not judged.
 
     ## Why is this bad?
     Every branch of `lax.cond`/`lax.switch` is traced, and their outputs must have the same tree
@@ -110,6 +159,8 @@ class LaxBranchOutputMismatch(ModuleRule):
                 "    return lax.switch(i, [lambda v: v.sum(axis=0, keepdims=True), lambda v: v[:1]], x)\n"),
         Example("import jax.numpy as jnp\nfrom jax import lax\ndef f(x, p):\n"
                 "    return lax.cond(p, lambda v: v.sum(), lambda v: v, x)\n"),
+        Example("from jax import lax\ndef f(img, i):\n"
+                "    return lax.switch(i, [lambda v: v, lambda v: v[:, ::-1], lambda v: -v[:]], img)\n"),
     )
     INVALID = (
         Example("import jax.numpy as jnp\nfrom jax import lax\ndef pool(x, mode):\n"
@@ -139,6 +190,15 @@ class LaxBranchOutputMismatch(ModuleRule):
                             'rank of `x`): every branch must return the same structure, shapes and dtypes (TypeError: '
                             'branches must have equal output types); make them agree (keepdims=True, broadcasting, or '
                             'the same tuple)'),
+                )),
+        Example("from jax import lax\ndef identity(img):\n    return img\ndef centre_crop(img):\n"
+                "    return img[2:-2, 2:-2, :]\ndef augment(image, k):\n"
+                "    return lax.switch(k, [identity, centre_crop], image)\n",
+                expected=(
+                    (7, 12, 'branches of lax.switch return different forms (branch 0 / branch 1: rank of `image` / '
+                            '`image` cut shorter on axis 0, 1): every branch must return the same structure, shapes '
+                            'and dtypes (TypeError: branches must have equal output types); make them agree '
+                            '(keepdims=True, broadcasting, or the same tuple)'),
                 )),
     )
 
@@ -213,7 +273,7 @@ class LaxBranchOutputMismatch(ModuleRule):
             return _Form(parts=tuple(self._form(index, x, names, params) for x in e.elts))
         if isinstance(e, ast.Name):
             if e.id in params:
-                return _Form(base=names[e.id])
+                return _Form(base=names[e.id], cut=())
             return None  # an outer name: its rank is not followed
         if isinstance(e, ast.Constant) and type(e.value) in (int, float):
             return _Form()
@@ -228,7 +288,7 @@ class LaxBranchOutputMismatch(ModuleRule):
             if b.base is None and b.rank == 0:
                 return a
             if a.base == b.base:
-                return _Form(rank=max(a.rank, b.rank), base=a.base)
+                return _Form(rank=max(a.rank, b.rank), base=a.base, cut=a.cut if a == b else None)
             return None
         if isinstance(e, ast.Subscript):
             return self._indexed(index, e, names, params)
@@ -268,7 +328,8 @@ class LaxBranchOutputMismatch(ModuleRule):
                 axis = k.value
             elif k.arg == "keepdims":
                 if not (isinstance(k.value, ast.Constant) and k.value.value is False):
-                    return base if isinstance(k.value, ast.Constant) and k.value.value is True else None
+                    kept = isinstance(k.value, ast.Constant) and k.value.value is True
+                    return _Form(rank=base.rank, base=base.base) if kept else None  # sizes: not known
             elif k.arg not in ("dtype", "where", "ddof"):
                 return None
         if axis is None or isinstance(axis, ast.Constant) and axis.value is None:
@@ -286,6 +347,7 @@ class LaxBranchOutputMismatch(ModuleRule):
             return None
         parts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
         delta = 0
+        cut = _slice_cut(parts, base.cut) if base.rank == 0 else None
         for p in parts:
             if isinstance(p, ast.Slice):
                 continue
@@ -297,4 +359,4 @@ class LaxBranchOutputMismatch(ModuleRule):
                 continue
             else:
                 return None
-        return _Form(rank=base.rank + delta, base=base.base)
+        return _Form(rank=base.rank + delta, base=base.base, cut=cut if delta == 0 else None)
