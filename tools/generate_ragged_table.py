@@ -22,7 +22,9 @@ Each entry records
   tolerance), ``xla_error`` (XLA raises, eager returns values), ``value_specialized`` (compiles only
   with the argument values: the shapes-only HLO needs "a compile-time constant"), ``differs`` or
   ``eager_error``;
-* ``form``: the constructor (``from_row_lengths`` ...), ``input``: the probe in words, and
+* ``form``: the constructor (``from_row_lengths`` ...), ``call``: which calls of the consumer the
+  probe stands for (``any``; ``axis1``, ``axis0`` or ``no_axis`` for a reduction), ``input``: the
+  probe in words, and
   ``eager``/``xla``: the shapes (or the error) each mode gave.
 
 The output is deterministic apart from the ``generated`` date (``SOURCE_DATE_EPOCH`` pins it).
@@ -56,21 +58,26 @@ CONSTRUCTORS: dict[str, str] = {
     "from_tensor_padding": "tf.RaggedTensor.from_tensor(dense, padding=0.0)",
     "from_tensor_lengths": "tf.RaggedTensor.from_tensor(dense, lengths=lens[:2])",
 }
-# (consumer api, words, source over the ragged tensor ``r`` and ``table`` f32[10, 4]).
-CONSUMERS: tuple[tuple[str, str, str], ...] = (
-    ("RaggedTensor.to_tensor", "r.to_tensor()", "r.to_tensor()"),
-    ("RaggedTensor.to_tensor", "(r * 2.0).to_tensor()", "(r * 2.0).to_tensor()"),
-    ("tf.map_fn", "tf.map_fn(lambda row: tf.reduce_max(row, 0), r)",
+# (consumer api, call form, words, source over the ragged tensor ``r`` and ``table`` f32[10, 4]); the call
+# form says which calls of the consumer the probe stands for ("any", or a reduction's "axis1" ...).
+CONSUMERS: tuple[tuple[str, str, str, str], ...] = (
+    ("RaggedTensor.to_tensor", "any", "r.to_tensor()", "r.to_tensor()"),
+    ("RaggedTensor.to_tensor", "any", "(r * 2.0).to_tensor()", "(r * 2.0).to_tensor()"),
+    ("tf.map_fn", "any", "tf.map_fn(lambda row: tf.reduce_max(row, 0), r)",
      "tf.map_fn(lambda row: tf.reduce_max(row, 0), r, fn_output_signature=tf.TensorSpec([None], r.dtype))"),
-    ("tf.reduce_sum", "tf.reduce_sum(r, axis=1)", "tf.reduce_sum(r, axis=1)"),
-    ("tf.reduce_mean", "tf.reduce_mean(r, axis=1)", "tf.reduce_mean(r, axis=1)"),
-    ("tf.reduce_max", "tf.reduce_max(r, axis=1)", "tf.reduce_max(r, axis=1)"),
-    ("tf.reduce_mean", "tf.reduce_mean(tf.gather(table, ids_r), axis=1)",
+    ("tf.reduce_sum", "axis1", "tf.reduce_sum(r, axis=1)", "tf.reduce_sum(r, axis=1)"),
+    ("tf.reduce_sum", "axis0", "tf.reduce_sum(r, axis=0)", "tf.reduce_sum(r, axis=0)"),
+    ("tf.reduce_sum", "no_axis", "tf.reduce_sum(r)", "tf.reduce_sum(r)"),
+    ("tf.reduce_mean", "axis1", "tf.reduce_mean(r, axis=1)", "tf.reduce_mean(r, axis=1)"),
+    ("tf.reduce_mean", "no_axis", "tf.reduce_mean(r)", "tf.reduce_mean(r)"),
+    ("tf.reduce_max", "axis1", "tf.reduce_max(r, axis=1)", "tf.reduce_max(r, axis=1)"),
+    ("tf.reduce_max", "no_axis", "tf.reduce_max(r)", "tf.reduce_max(r)"),
+    ("tf.reduce_mean", "axis1", "tf.reduce_mean(tf.gather(table, ids_r), axis=1)",
      "tf.reduce_mean(tf.gather(table, tf.cast(r.with_flat_values(tf.cast(r.flat_values[:, 0] * 10.0, tf.int32) % 10), "
      "tf.int32)), axis=1)"),
-    ("RaggedTensor.flat_values", "r.flat_values * 2.0", "r.flat_values * 2.0"),
-    ("RaggedTensor.row_lengths", "r.row_lengths()", "r.row_lengths()"),
-    ("RaggedTensor.nrows", "r.nrows()", "r.nrows()"),
+    ("RaggedTensor.flat_values", "any", "r.flat_values * 2.0", "r.flat_values * 2.0"),
+    ("RaggedTensor.row_lengths", "any", "r.row_lengths()", "r.row_lengths()"),
+    ("RaggedTensor.nrows", "any", "r.nrows()", "r.nrows()"),
 )
 FORMS = (*CONSTRUCTORS, "argument")
 
@@ -138,13 +145,13 @@ def measure() -> dict[str, Any]:
     import tensorflow as tf
 
     entries: dict[str, list[dict[str, Any]]] = {}
-    for api, words, source in CONSUMERS:
+    for api, call, words, source in CONSUMERS:
         for form in FORMS:
             if api == "tf.map_fn" and form.startswith("from_tensor"):
                 continue  # rows of a padded [2, 3] tensor: the probe's signature is the [6, 3] values'
             ctor = "the ragged argument r" if form == "argument" else CONSTRUCTORS[form]
             entries.setdefault(api, []).append(
-                {"form": form, "input": f"r = {ctor}; {words}", **_measure(form, source)})
+                {"form": form, "call": call, "input": f"r = {ctor}; {words}", **_measure(form, source)})
     return {
         "schema_version": SCHEMA_VERSION,
         "generated_by": COMMAND,

@@ -25,6 +25,7 @@ class Probe:
 
     api: str
     form: str  # the constructor: "from_row_lengths" ... or "argument"
+    call: str  # which calls of the consumer: "any", or a reduction's "axis1" / "axis0" / "no_axis"
     input: str
     outcome: str  # ok / xla_error / value_specialized / differs / eager_error
     eager: Any
@@ -43,12 +44,19 @@ def table_info() -> dict[str, Any]:
 
 
 @cache
-def failing_probes(api: str, form: str) -> tuple[Probe, ...]:
-    """The measured probes of consumer ``api`` on a ragged tensor built with ``form`` whose compiled
-    run failed, needed the argument values, or differed from eager; empty when none did."""
+def failing_probes(api: str, form: str, call: str = "any") -> tuple[Probe, ...]:
+    """The measured probes of consumer ``api`` (called as ``call`` describes) on a ragged tensor built
+    with ``form`` whose compiled run failed, needed the argument values, or differed from eager;
+    empty when none did (or none was measured: :func:`measured`)."""
     rows = _table()["entries"].get(api, [])
-    return tuple(Probe(api, r["form"], r["input"], r["outcome"], r["eager"], r["xla"])
-                 for r in rows if r["form"] == form and r["outcome"] in FAILING)
+    return tuple(Probe(api, r["form"], r["call"], r["input"], r["outcome"], r["eager"], r["xla"])
+                 for r in rows if r["form"] == form and r["call"] == call and r["outcome"] in FAILING)
+
+
+@cache
+def measured(api: str, form: str, call: str = "any") -> bool:
+    """Whether the table holds a probe of ``api`` called as ``call`` on a ragged tensor built with ``form``."""
+    return any(r["form"] == form and r["call"] == call for r in _table()["entries"].get(api, []))
 
 
 def probed() -> frozenset[str]:

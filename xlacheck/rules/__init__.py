@@ -47,7 +47,6 @@ from xlacheck.rules.model_created_outside_strategy_scope import ModelCreatedOuts
 from xlacheck.rules.name_defined_in_one_branch import NameDefinedInOneBranch
 from xlacheck.rules.numpy_call_on_tensor import NumpyCallOnTensor
 from xlacheck.rules.op_on_bounded_dynamic_tensor import OpOnBoundedDynamicTensor
-from xlacheck.rules.op_on_ragged_tensor import OpOnRaggedTensor
 from xlacheck.rules.op_without_xla_kernel import OpWithoutXlaKernel
 from xlacheck.rules.operation_returned_from_traced_call import OperationReturnedFromTracedCall
 from xlacheck.rules.possible_nan_where_xla_differs import PossibleNanWhereXlaDiffers
@@ -137,7 +136,6 @@ ALL_RULES: tuple[type[Rule], ...] = (
     MaskedTailIndex,
     CumulativeOpOnMasked,
     OpOnBoundedDynamicTensor,
-    OpOnRaggedTensor,
     TensorArrayDynamicSize,
     TensorArrayShapeInvariant,
     WhileLoopGradientWithoutBound,
