@@ -256,6 +256,11 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA119-invalid-2", "f", lambda: (_f(1.0, 2.0, 3.0, 4.0), tf.constant([True, False, True, False])), "fails"),
     ("XLA119-valid-1", "f", lambda: (tf.constant([True, False, True]),), "compiles"),
     ("XLA119-valid-2", "f", lambda: (_f(1.0, 2.0, 3.0), tf.constant([True, False, True])), "compiles"),
+    # reports25-tf: ragged consumers measured by tools/generate_ragged_table.py (XLA204's ragged check)
+    ("XLA204-invalid-7", "f", lambda: (tf.ones([6, 3]), tf.constant([1, 3, 2])), "fails"),  # tf.map_fn over rows
+    ("XLA204-invalid-8", "f", lambda: (tf.ones([10, 4]), tf.constant([1, 4, 2, 7, 3, 0]), tf.constant([1, 3, 2])),
+     "fails"),  # reduce_mean(gather(table, ragged ids), axis=1)
+    ("XLA204-valid-7", "f", lambda: (tf.ones([6, 3]), tf.constant([1, 3, 2])), "compiles"),  # reduce_sum, no axis
 ]
 
 

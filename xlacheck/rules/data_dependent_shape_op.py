@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck import api_table
+from xlacheck import api_table, ragged_table
+from xlacheck.analysis import argument
 from xlacheck.analysis.contexts import Level
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
@@ -63,11 +64,47 @@ def failing_ops(name: str, node: ast.Call) -> tuple[str, ...]:
     return unsupported_ops(_ALIASES.get(name, name), node)
 
 
-def _ragged_consumer(node: ast.Call, ctx: RuleContext) -> str | None:
-    """How the ragged tensor built by ``node`` is made dense or reduced in this function (chained,
-    or through names it flows to), or None. Raggedness flows through arithmetic operators and
+# The constructor forms tools/generate_ragged_table.py measured (xlacheck/data/tf_ragged.json), by name.
+_RAGGED_FORMS = {
+    "tf.RaggedTensor.from_row_lengths": "from_row_lengths", "tf.RaggedTensor.from_row_splits": "from_row_splits",
+    "tf.RaggedTensor.from_value_rowids": "from_value_rowids",
+}
+# The reductions the table measured; the others (reduce_min, reduce_prod ...) take reduce_sum's facts:
+# every ragged reduction goes through the same segment reduction over the row partition.
+_MEASURED_REDUCTIONS = {"reduce_sum": "tf.reduce_sum", "reduce_mean": "tf.reduce_mean", "reduce_max": "tf.reduce_max"}
+
+
+def _ragged_form(node: ast.Call, name: str) -> str | None:
+    """The measured constructor form of ``node`` (``from_tensor`` by its ``lengths=`` / ``padding=``)."""
+    if name == "tf.RaggedTensor.from_tensor":
+        keys = {kw.arg for kw in node.keywords}
+        return "from_tensor_lengths" if "lengths" in keys else "from_tensor_padding" if "padding" in keys else None
+    return _RAGGED_FORMS.get(name)
+
+
+def _reduction_call(n: ast.Call) -> str | None:
+    """A reduction's call form in the table: ``no_axis``, ``axis0``, ``axis1``; None for another axis."""
+    axis = argument(n, 1, "axis")
+    if axis is None or isinstance(axis, ast.Constant) and axis.value is None:
+        return "no_axis"
+    if isinstance(axis, ast.Constant) and type(axis.value) is int and axis.value in (0, 1):
+        return f"axis{axis.value}"
+    return None
+
+
+def _table_says_compiles(api: str, form: str | None, call: str | None) -> bool:
+    """The ragged table measured this consumer call on this constructor and it compiled (and matched eager)."""
+    return (form is not None and call is not None and ragged_table.measured(api, form, call)
+            and not ragged_table.failing_probes(api, form, call))
+
+
+def _ragged_consumer(node: ast.Call, ctx: RuleContext, form: str | None = None) -> str | None:
+    """How the ragged tensor built by ``node`` is made dense, mapped over or reduced in this function
+    (chained, or through names it flows to), or None. Raggedness flows through arithmetic operators,
     the APIs TensorFlow dispatches elementwise (the API table's ``elementwise``: ``tf.abs``,
-    ``tf.math.add`` ...), which return a ragged tensor for a ragged input."""
+    ``tf.math.add`` ...), which return a ragged tensor for a ragged input, and ``tf.gather`` at ragged
+    indices. A consumer the ragged table (``tools/generate_ragged_table.py``) measured as compiling
+    for this constructor form (a reduction over all axes) is not one."""
     holders: set[str] = set()
 
     def is_ragged(e: ast.AST) -> bool:
@@ -78,7 +115,10 @@ def _ragged_consumer(node: ast.Call, ctx: RuleContext) -> str | None:
         if isinstance(e, ast.UnaryOp):
             return is_ragged(e.operand)
         if isinstance(e, ast.Call):
-            fact = api_table.fact_for(ctx.aliases.resolve(e.func) or "")
+            resolved = ctx.aliases.resolve(e.func) or ""
+            if resolved == "tf.gather" and len(e.args) >= 2:  # ragged indices give a ragged result
+                return is_ragged(e.args[1])
+            fact = api_table.fact_for(resolved)
             if fact is not None and fact.elementwise is not None:
                 return any(is_ragged(a) for a in e.args[:2 if fact.elementwise == "binary" else 1])
         return False
@@ -100,7 +140,15 @@ def _ragged_consumer(node: ast.Call, ctx: RuleContext) -> str | None:
         if isinstance(n.func, ast.Attribute) and n.func.attr == "to_tensor" and is_ragged(n.func.value):
             return ".to_tensor() (RaggedTensorToTensor has no XLA kernel)"
         callee = ctx.aliases.resolve(n.func) or ""
+        if callee == "tf.map_fn":
+            elems = argument(n, 1, "elems")
+            if elems is not None and is_ragged(elems):
+                return "tf.map_fn over its rows (the ragged map has no XLA kernel)"
         if callee.startswith(_RAGGED_REDUCTIONS) and n.args and is_ragged(n.args[0]):
+            short = callee.rsplit(".", 1)[-1]
+            measured = _MEASURED_REDUCTIONS.get(short, "tf.reduce_sum")
+            if _table_says_compiles(measured, form, _reduction_call(n)):
+                continue
             return f"{callee} over its ragged dimension (a Range whose size is the data-dependent row count)"
     return None
 
@@ -114,7 +162,11 @@ class DataDependentShapeOp(Rule):
     `tf.sparse.sparse_dense_matmul`/`reshape`/`split`/`concat`/`reorder`/`fill_empty_rows`/
     `reduce_*`, `tf.sets.*`, `tf.strings.split`; ragged tensors made dense (`.to_tensor()`) or
     reduced over their ragged dimension (also after arithmetic or the APIs the API table marks
-    `elementwise`, from TensorFlow's own dispatch registry, which keep them ragged); and
+    `elementwise`, from TensorFlow's own dispatch registry, which keep them ragged, and after
+    `tf.gather` at ragged indices), or mapped over with `tf.map_fn`; a reduction the ragged table
+    (`xlacheck/data/tf_ragged.json`, `tools/generate_ragged_table.py`: each constructor x consumer
+    compiled on XLA:CPU) measured as compiling for that constructor, such as a reduction over all
+    axes, is not flagged; and
     `tf.math.bincount` (value-specialized). Sparse and
     ragged constructors, `tf.sparse.to_dense`/`from_dense`, `.flat_values` and
     `tf.ragged.boolean_mask` compile and are not flagged.
@@ -196,6 +248,10 @@ class DataDependentShapeOp(Rule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(values, lengths):\n"
                 "    r = tf.RaggedTensor.from_row_lengths(values, lengths)\n"
                 "    return tf.reduce_sum(tf.abs(r).flat_values * 2.0)\n"),
+        # measured (tools/generate_ragged_table.py): a reduction over all axes of a ragged tensor compiles
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(values, lengths):\n"
+                "    r = tf.RaggedTensor.from_row_lengths(values, lengths)\n"
+                "    return tf.reduce_sum(r)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
@@ -244,6 +300,27 @@ class DataDependentShapeOp(Rule):
                             "generated op table); XLA needs static shapes (compiled: decorated with "
                             "tf.function(jit_compile=True) at line 2)"),
                 )),
+        # measured (tools/generate_ragged_table.py): tf.map_fn over a ragged tensor's rows has no XLA kernel
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(frames, lengths):\n"
+                "    clips = tf.RaggedTensor.from_row_lengths(frames, lengths)\n"
+                "    return tf.map_fn(lambda c: tf.reduce_max(c, 0), clips,\n"
+                "                     fn_output_signature=tf.TensorSpec([None], tf.float32))\n",
+                expected=(
+                    (4, 13, "tf.RaggedTensor.from_row_lengths builds a ragged tensor that is then made dense or "
+                            "reduced by tf.map_fn over its rows (the ragged map has no XLA kernel): this fails under "
+                            "XLA; XLA needs static shapes (compiled: decorated with tf.function(jit_compile=True) at "
+                            "line 2)"),
+                )),
+        # ... and tf.gather at ragged indices is ragged: its per-row mean builds the Range
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(table, ids, lengths):\n"
+                "    bags = tf.RaggedTensor.from_row_lengths(ids, lengths)\n"
+                "    return tf.reduce_mean(tf.gather(table, bags), axis=1)\n",
+                expected=(
+                    (4, 12, "tf.RaggedTensor.from_row_lengths builds a ragged tensor that is then made dense or "
+                            "reduced by tf.reduce_mean over its ragged dimension (a Range whose size is the "
+                            "data-dependent row count): this fails under XLA; XLA needs static shapes (compiled: "
+                            "decorated with tf.function(jit_compile=True) at line 2)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -260,7 +337,7 @@ class DataDependentShapeOp(Rule):
         if why is None:
             return
         if name in RAGGED_CONSTRUCTORS and not failing_ops(name, node):  # tf.ragged.range: RaggedRange has none
-            consumer = _ragged_consumer(node, ctx)
+            consumer = _ragged_consumer(node, ctx, _ragged_form(node, name))
             if consumer is not None:
                 ctx.report(self, node, f"{name} builds a ragged tensor that is then made dense or reduced by "
                                        f"{consumer}: this fails under XLA; XLA needs static shapes (compiled: {ctx.function.evidence})")

@@ -1,0 +1,19 @@
+"""Source: https://github.com/tensorflow/tensorflow/pull/56276 ("TF2XLA Bincount kernel": the XLA lowering of `Bincount` needs the output size as a compile-time constant). Here the class-balanced loss counts the labels as the column sums of `tf.one_hot(labels, NUM_CLASSES)`, whose length is the Python constant NUM_CLASSES, so the jit-compiled step has only static shapes."""
+import tensorflow as tf
+
+NUM_CLASSES = 5
+
+
+@tf.function(jit_compile=True)
+def balanced_loss(logits, labels):
+    counts = tf.reduce_sum(tf.one_hot(labels, NUM_CLASSES), axis=0)
+    weights = tf.gather(1.0 / tf.maximum(counts, 1.0), labels)
+    per_example = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    return tf.reduce_sum(weights * per_example) / tf.reduce_sum(weights)
+
+
+# --- oracle ---
+def ENTRY():
+    logits = tf.reshape(tf.range(6 * NUM_CLASSES, dtype=tf.float32) / 10.0, [6, NUM_CLASSES])
+    labels = tf.constant([0, 1, 1, 3, 4, 1], tf.int32)
+    return balanced_loss, (logits, labels)
