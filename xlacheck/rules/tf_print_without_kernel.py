@@ -38,11 +38,6 @@ class TfPrintWithoutKernel(Rule):
     code = "XLA307"
     fix = ("rewrite_print",)
     name = "tf-print-without-kernel"
-    # behind --preview (prec25): judged real code batches 10-24 holds 11 XLA307 findings, 0 true (6 default:
-    # a Keras 2 loss whose only XLA path is a TPU option its repository marks "[Not working]"; 5 preview:
-    # seed_rl), and the held-out cases lose 1 validation case without it
-    # (docs/real-code-precision-tfjax-25.md)
-    preview = True
     node_types = (ast.Call,)
 
     VALID = (
