@@ -2156,6 +2156,7 @@ def analyze_module(tree: ast.Module, path: str | None = None,
     _api_defaults(scanner)
     facts = infer_contexts(scanner, test_module=is_test_module(path), project=project, declared=declared)
     _mark_structure_params(tree, facts)
+    _mark_literal_params(tree, facts, project)
     facts.module_node = tree
     facts.module_values = {t.id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)
                            for t in stmt.targets if isinstance(t, ast.Name)}
@@ -2173,6 +2174,89 @@ def analyze_module(tree: ast.Module, path: str | None = None,
             f.level = Level.HOST
             f.why = f"in {module}, a module AutoGraph does not convert (framework code)"
     return facts
+
+
+def _mark_literal_params(tree: ast.Module, facts: ModuleFacts, project: Mapping[str, ProjectFact] | None) -> None:
+    """Set :attr:`FunctionInfo.const_params` of a module-level function that XLA traces only through calls of
+    this file's compiled code (its compiled evidence is "called from ...": no decorator, no compiler or
+    higher-order call hands it over, the module reads its name nowhere but as the callee of a direct call, and
+    the jit-compiled declaration does not make it a root), for the parameters that every compiled call site
+    sets to a literal of the same truth, passed or left to a literal default (sofima's ``masked_xcorr(...,
+    use_jax=True)`` from the jitted ``_batched_xcorr``). Python runs the call with that value while it traces, so
+    ``if use_jax:`` takes one branch there and the other arm is never traced (measured under ``jax.jit`` and
+    ``tf.function(jit_compile=True)``: tests/xlacheck/test_literal_flag_truth.py). Callers in other files
+    (``project``) must agree: their literals are already in ``const_params``."""
+    loads: dict[str, int] = {}
+    called: dict[str, int] = {}
+    stored: set[str] = set()
+    defined: dict[str, int] = {}
+    for n in ast.walk(tree):
+        t = type(n)
+        if t is ast.Name:
+            if isinstance(n.ctx, ast.Load):  # type: ignore[attr-defined]
+                loads[n.id] = loads.get(n.id, 0) + 1  # type: ignore[attr-defined]
+            else:
+                stored.add(n.id)  # type: ignore[attr-defined]
+        elif t is ast.Call and type(n.func) is ast.Name:  # type: ignore[attr-defined]
+            called[n.func.id] = called.get(n.func.id, 0) + 1  # type: ignore[attr-defined]
+        elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            defined[n.name] = defined.get(n.name, 0) + 1  # type: ignore[attr-defined]
+        elif t in (ast.Global, ast.Nonlocal, ast.Import, ast.ImportFrom):
+            names = n.names  # type: ignore[attr-defined]
+            stored.update(a if isinstance(a, str) else (a.asname or a.name).split(".")[0] for a in names)
+    targets = {f.name: f for f in facts.module_funcs.values()
+               if not isinstance(f.node, ast.Lambda) and f.compiled and f.why.startswith("called from")
+               and not (f.jit_entry or f.traced_entry is not None or f.traced_args or f.keras_method or f.loop_body
+                        or f.declared or f.host or f.node.decorator_list)
+               and defined.get(f.name) == 1 and f.name not in stored and loads.get(f.name, 0) == called.get(f.name)}
+    if not targets:
+        return
+    agreed: dict[str, dict[str, bool] | None] = {}
+    for call, caller in facts.sites["local"]:
+        f = targets.get(call.func.id) if type(call.func) is ast.Name else None
+        if f is None or caller is None or not caller.compiled or caller.host or agreed.get(f.name, {}) is None:
+            continue
+        found = facts.callee(call, caller)
+        if found is None or found[0] is not f:
+            agreed[f.name] = None  # a local of the caller's scope: not this function
+            continue
+        mine = _literal_arguments(f, call)
+        prev = agreed.get(f.name)
+        if prev is None or mine is None:  # the first compiled call site, or one that hides what it passes
+            agreed[f.name] = mine
+        else:
+            agreed[f.name] = {k: v for k, v in prev.items() if mine.get(k) is v}
+    for name, consts in agreed.items():
+        if not consts:
+            continue
+        f = targets[name]
+        fact = (project or {}).get(name)
+        if fact is not None and fact.level >= Level.GRAPH:  # compiled callers elsewhere: theirs must agree
+            consts = {k: v for k, v in consts.items() if f.const_params.get(k) is v}
+        f.const_params.update(consts)
+
+
+def _literal_arguments(f: FunctionInfo, call: ast.Call) -> dict[str, bool] | None:
+    """The truth of each parameter of ``f`` that ``call`` sets to a literal (``None``, ``True``, ``0``, ``""``),
+    passed by position or keyword or left to a literal default; None when ``*args``/``**kwargs`` hide what it
+    passes."""
+    node = f.node
+    assert not isinstance(node, ast.Lambda)
+    if any(type(a) is ast.Starred for a in call.args) or any(kw.arg is None for kw in call.keywords):
+        return None
+    a = node.args
+    positional = [*a.posonlyargs, *a.args]
+    values: dict[str, ast.expr | None] = {p.arg: None for p in [*positional, *a.kwonlyargs]}
+    for p, d in zip(positional[len(positional) - len(a.defaults):], a.defaults):
+        values[p.arg] = d
+    for p, kd in zip(a.kwonlyargs, a.kw_defaults):
+        values[p.arg] = kd
+    for p, arg in zip(positional, call.args):
+        values[p.arg] = arg
+    for kw in call.keywords:
+        if kw.arg in values:
+            values[kw.arg] = kw.value
+    return {p: bool(v.value) for p, v in values.items() if type(v) is ast.Constant}
 
 
 _STRUCTURE_DISPLAYS = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp)

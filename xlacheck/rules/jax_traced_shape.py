@@ -306,6 +306,12 @@ class JaxTracedShape(Rule):
         # weighted counts with a static length compile (the table's `holds_with` and `sized_by`)
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(ids, w):\n"
                 "    return jnp.bincount(ids, weights=w, length=8)\n"),
+        # every compiled caller passes the literal use_jax=True: the NumPy arm is never traced (sofima's
+        # masked_xcorr, batch 24; tests/xlacheck/test_literal_flag_truth.py runs it under jax.jit)
+        Example("import jax\nimport jax.numpy as jnp\ndef masked_mean(x, mask, use_jax=False):\n"
+                "    if use_jax:\n        total = jnp.where(mask, x, 0.0).sum()\n    else:\n"
+                "        total = x[mask].sum()\n    return total / mask.sum()\n"
+                "@jax.jit\ndef step(x):\n    return masked_mean(x, x > 0, use_jax=True)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"

@@ -48,7 +48,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
     Flags `tf.function(...)` (call or decorator) evaluated inside a loop (not one kept in a cache
     per key, nor one built under `if fn is None:` into the name the loop reuses, or under `if not
     built:` whose body sets `built = True` and nothing else in the loop resets it: one iteration
-    builds it, nor one the loop collects without calling it: `out.append(Pure(loss=jax.jit(...)))`),
+    builds it, nor one the loop collects without calling it: `out.append(Pure(loss=jax.jit(...)))`, or a
+    comprehension's element kept on the object or returned: `self.fns = {k: jax.jit(...) for k in keys}`),
     and a `tf.function`
     created inside a function body and then called in that same body, outside any loop, without
     being kept anywhere (not returned, not stored on `self` or in a cache): every call of the
@@ -345,6 +346,11 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import jax\nfrom functools import partial\ndef purify(trainers, net):\n    out = []\n"
                 "    for t in trainers:\n        pure = Pure(loss=jax.jit(partial(t.loss_fn, net)), name=t.name)\n"
                 "        out.append(pure)\n    return tuple(out)\n"),
+        # one jit per item of a comprehension whose collection is stored on the object (or returned): each
+        # entry traces once, on its first call (JaxMARL's batch samplers; tests/xlacheck/test_kept_wrappers_truth.py)
+        Example("import jax\nclass Rollout:\n    def __init__(self, env):\n"
+                "        self.samplers = {a: jax.jit(jax.vmap(env.space(a).sample)) for a in env.agents}\n"
+                "    def sample(self, a, keys):\n        return self.samplers[a](keys)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -1192,6 +1198,14 @@ def _kept_per_item(index: ModuleIndex, node: ast.AST) -> bool:
         if isinstance(parent, ast.Call) and parent.func is child:
             return False  # called at once
         child, parent = parent, index.parent(parent)
+    if parent is loop and (isinstance(parent, (ast.ListComp, ast.SetComp)) and parent.elt is child
+                           or isinstance(parent, ast.DictComp) and parent.value is child):
+        # the comprehension's element: one function per item, collected, not called there. Kept when the
+        # collection outlives the call: stored on an object or under a key, or returned (JaxMARL's
+        # `self.batch_samplers = {agent: jax.jit(...) for agent in self.agents}` in __init__)
+        holder = index.parent(parent)
+        return isinstance(holder, ast.Return) or isinstance(holder, ast.Assign) and holder.value is parent \
+            and all(isinstance(t, (ast.Attribute, ast.Subscript)) for t in holder.targets)
     if not isinstance(parent, ast.stmt):
         return False
 
