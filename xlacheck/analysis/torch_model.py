@@ -44,7 +44,7 @@ from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, own
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
 from xlacheck.analysis.scopes import ScopeTree, own_nodes
-from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES, NON_TORCH_RUNTIMES, OTHER_TORCH_BACKENDS
+from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES, NO_XLA_TORCH_CALLS, NON_TORCH_RUNTIMES, OTHER_TORCH_BACKENDS
 
 TENSOR = 1  # proven torch tensor
 BOOL = 2  # a boolean tensor (a mask)
@@ -563,8 +563,10 @@ class _Builder:
         # the file sets torch's default device (``torch.set_default_device(d)``, ``with torch.device(d):``):
         # a factory given no ``device=`` may build there, so none is known to build on the CPU
         self.default_device = _sets_default_device(tree, self.resolve)
-        # the file imports a CUDA-only kernel library (``CUDA_ONLY_PACKAGES``): code that calls one never runs on XLA
-        self.imports_cuda_only = any(v.split(".", 1)[0] in CUDA_ONLY_PACKAGES for v in self.aliases.names.values())
+        # the file imports a CUDA-only kernel library (``CUDA_ONLY_PACKAGES``) or calls a torch function that cannot
+        # take XLA tensors (``NO_XLA_TORCH_CALLS``, torch.nested): code that calls one never runs on XLA
+        self.imports_cuda_only = any(v.split(".", 1)[0] in CUDA_ONLY_PACKAGES for v in self.aliases.names.values()) \
+            or self._calls_no_xla_torch()
         self.cuda_only = self._cuda_only_functions()
         self.never_runs = self._unused_class_functions()
         self.runtime_flags = self._runtime_flags()
@@ -796,13 +798,20 @@ class _Builder:
         out[id(self.tree)] = held
         return out
 
+    def _calls_no_xla_torch(self) -> bool:
+        """The file calls a torch function that cannot take XLA tensors (``NO_XLA_TORCH_CALLS``)."""
+        last = {n.rsplit(".", 1)[-1] for n in NO_XLA_TORCH_CALLS}
+        return any(isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else getattr(
+            n.func, "id", "")) in last and self.resolve(n.func) in NO_XLA_TORCH_CALLS for n in walk(self.tree))
+
     def _cuda_call(self, c: ast.Call, cuda_only: set[int]) -> bool:
         """A call into a CUDA-only kernel library (``flash_attn_varlen_func(...)``, ``sageattn(...)``), a Triton
-        kernel launch (``_kernel[grid](...)`` of a ``@triton.jit`` function), or a call of a same-file
+        kernel launch (``_kernel[grid](...)`` of a ``@triton.jit`` function), a torch call that cannot take XLA
+        tensors (``NO_XLA_TORCH_CALLS``: ``torch.nested.nested_tensor(...)``), or a call of a same-file
         function in ``cuda_only``."""
         f = c.func.value if isinstance(c.func, ast.Subscript) else c.func
         name = self.resolve(f) or ""
-        if name.split(".", 1)[0] in CUDA_ONLY_PACKAGES:
+        if name.split(".", 1)[0] in CUDA_ONLY_PACKAGES or name in NO_XLA_TORCH_CALLS:
             return True
         for target in self._lookup(f):
             node = target.node

@@ -550,7 +550,9 @@ class TorchHostSyncInStep(ModuleRule):
     Python bool, Tensor.__eq__ returns NotImplemented for it). Nor the read of a finished image:
     a value converted to 8-bit pixels in the same statement (`.to("cpu", torch.uint8)`, `.byte()`,
     `.astype(np.uint8)`), the dtype of image files and displays, which no step computes with
-    (autograd takes only floating and complex tensors).
+    (autograd takes only floating and complex tensors). Nor code that cannot run with XLA tensors:
+    a function that calls a CUDA-only kernel library or builds a `torch.nested` tensor (no nested
+    layout takes XLA tensors, measured on torch_xla 2.9), a path the project takes on other devices.
 
     ## Why is this bad?
     torch_xla records operations lazily and runs them as one graph at the step's sync. A value
@@ -875,6 +877,19 @@ class TorchHostSyncInStep(ModuleRule):
                 "        for i, seq in enumerate(seqs):\n            rate = self.calc_drop(*images[i].shape[-2:])\n"
                 "            keep = max(1, int(seq.shape[0] * (1 - rate)))\n            seqs[i] = seq[:keep]\n"
                 "        return self.proj(torch.cat(seqs)).sum()\n",
+                torch_xla=True),
+        # torch.nested cannot build a nested tensor of XLA tensors (measured, torch_xla 2.9: the jagged layout
+        # raises AttributeError, the strided one an internal assert), so this forward never runs on XLA
+        # (vit-pytorch's NaViT with nested jagged tensors, real-code batch 24)
+        Example("import torch\nimport torch_xla\nfrom torch import nn\nfrom torch.nested import nested_tensor\n\n"
+                "class NaViT(nn.Module):\n    def __init__(self, dim):\n        super().__init__()\n"
+                "        self.proj = nn.Linear(dim, dim)\n\n    def forward(self, images):\n"
+                "        lens = torch.tensor([i.shape[0] for i in images], device=images[0].device)\n"
+                "        tokens = torch.cat(images).split(lens.tolist())\n"
+                "        return self.proj(nested_tensor(tokens, layout=torch.jagged))\n\n"
+                "def train(model, loader, opt):\n    device = torch_xla.device()\n    for images in loader:\n"
+                "        loss = model([i.to(device) for i in images]).values().sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
                 torch_xla=True),
     )
     INVALID = (
