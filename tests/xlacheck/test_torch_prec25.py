@@ -87,3 +87,44 @@ def test_padded_forward_is_still_flagged() -> None:
 def test_tensor_narrow_is_not_torch_nested_narrow() -> None:
     source = NAVIT.replace("BUILD", "torch.cat(tokens).narrow(0, 0, 2)")
     assert "XLA350" in _codes(source)
+
+
+CT2 = textwrap.dedent("""\
+    import torch
+    import ctranslate2
+
+    def lm_prior_loss(lm, scores, target, pad):
+        src = target.clone()
+        src[src == 2] = pad
+        lm_scores = lm.forward_batch(ctranslate2.StorageView.from_array(ARG))
+        lm_scores = torch.as_tensor(lm_scores, device=scores.device)
+        return (scores - lm_scores).masked_select(target != pad).sum()
+
+    def train(model, lm, loader, opt):
+        for x, y in loader:
+            loss = lm_prior_loss(lm, model(x), y, 0)
+            loss.backward()
+            opt.step()
+    """)
+
+
+def test_ctranslate2_of_a_torch_tensor_is_cuda_only() -> None:
+    # StorageView.from_array takes a torch tensor only through __cuda_array_interface__ (CTranslate2 4.8.5)
+    assert _codes(CT2.replace("ARG", "src.to(torch.int32)")) == []
+
+
+def test_ctranslate2_of_a_numpy_array_runs_anywhere() -> None:
+    # a NumPy array is taken on any device: the loss runs on XLA, its reads and masks are found
+    assert _codes(CT2.replace("ARG", "src.numpy()")) == ["XLA250", "XLA250", "XLA350"]
+
+
+def test_dict_entry_passing_a_falsy_literal_does_not_set_the_flag() -> None:
+    from xlacheck.analysis.project import _never_set
+
+    model = ("class Disc:\n    def __init__(self, n=3, use_actnorm=False):\n        if not use_actnorm:\n"
+             "            self.norm = 1\n        else:\n            self.norm = ActNorm()\n")
+    off = "cfg = {'target': 'pkg.Disc', 'params': {'n': 3, 'use_actnorm': False}}\n"
+    on = "cfg = {'target': 'pkg.Disc', 'params': {'n': 3, 'use_actnorm': True}}\n"
+    assert _never_set("use_actnorm", [("m.py", model), ("c.py", off)])
+    assert not _never_set("use_actnorm", [("m.py", model), ("c.py", on)])
+    assert not _never_set("use_actnorm", [("m.py", model), ("c.py", "print('use_actnorm')\n")])

@@ -44,7 +44,13 @@ from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, own
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
 from xlacheck.analysis.scopes import ScopeTree, own_nodes
-from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES, NO_XLA_TORCH_CALLS, NON_TORCH_RUNTIMES, OTHER_TORCH_BACKENDS
+from xlacheck.analysis.tables import (
+    CUDA_ARRAY_TAKERS,
+    CUDA_ONLY_PACKAGES,
+    NO_XLA_TORCH_CALLS,
+    NON_TORCH_RUNTIMES,
+    OTHER_TORCH_BACKENDS,
+)
 
 TENSOR = 1  # proven torch tensor
 BOOL = 2  # a boolean tensor (a mask)
@@ -88,6 +94,8 @@ _TENSOR_ONLY_OPS = (ast.Sub, ast.Div, ast.FloorDiv, ast.Pow, ast.MatMult)
 # Functions whose documented result is "torch_xla is in use" (transformers' and accelerate's
 # ``is_torch_xla_available``, transformers' older ``is_torch_tpu_available``): True in code that runs on XLA, so
 # the branch it rules out (``if not is_torch_xla_available() and torch.isnan(loss):``) never runs there.
+# Tensor methods NumPy arrays do not have: a value they are called on is a torch tensor (``_cuda_array_call``)
+_TORCH_ONLY_METHODS = frozenset({"to", "int", "long", "float", "half", "contiguous", "cuda", "detach", "clone"})
 XLA_AVAILABLE_FUNCTIONS = frozenset({"is_torch_xla_available", "is_torch_tpu_available"})
 SYNC_CALLS = frozenset({"torch_xla.sync", "torch_xla.core.xla_model.mark_step", "torch_xla.core.xla_model.optimizer_step"})
 # Calls that execute the pending graph (a value read after one does not cut the step).
@@ -799,10 +807,19 @@ class _Builder:
         return out
 
     def _calls_no_xla_torch(self) -> bool:
-        """The file calls a torch function that cannot take XLA tensors (``NO_XLA_TORCH_CALLS``)."""
-        last = {n.rsplit(".", 1)[-1] for n in NO_XLA_TORCH_CALLS}
+        """The file calls a torch function that cannot take XLA tensors (``NO_XLA_TORCH_CALLS``) or hands a torch
+        tensor to a function that takes CUDA tensors only (:meth:`_cuda_array_call`)."""
+        names = NO_XLA_TORCH_CALLS | CUDA_ARRAY_TAKERS
+        last = {n.rsplit(".", 1)[-1] for n in names}
         return any(isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else getattr(
-            n.func, "id", "")) in last and self.resolve(n.func) in NO_XLA_TORCH_CALLS for n in walk(self.tree))
+            n.func, "id", "")) in last and (self.resolve(n.func) in NO_XLA_TORCH_CALLS or self._cuda_array_call(n))
+            for n in walk(self.tree))
+
+    def _cuda_array_call(self, c: ast.Call) -> bool:
+        """A call of ``CUDA_ARRAY_TAKERS`` whose argument is a torch tensor by its last method, one NumPy arrays do
+        not have (``StorageView.from_array(src[:, 0].to(torch.int32))``): only a CUDA tensor is taken."""
+        return self.resolve(c.func) in CUDA_ARRAY_TAKERS and len(c.args) == 1 and isinstance(c.args[0], ast.Call) \
+            and isinstance(c.args[0].func, ast.Attribute) and c.args[0].func.attr in _TORCH_ONLY_METHODS
 
     def _cuda_call(self, c: ast.Call, cuda_only: set[int]) -> bool:
         """A call into a CUDA-only kernel library (``flash_attn_varlen_func(...)``, ``sageattn(...)``), a Triton
@@ -811,7 +828,7 @@ class _Builder:
         function in ``cuda_only``."""
         f = c.func.value if isinstance(c.func, ast.Subscript) else c.func
         name = self.resolve(f) or ""
-        if name.split(".", 1)[0] in CUDA_ONLY_PACKAGES or name in NO_XLA_TORCH_CALLS:
+        if name.split(".", 1)[0] in CUDA_ONLY_PACKAGES or name in NO_XLA_TORCH_CALLS or self._cuda_array_call(c):
             return True
         for target in self._lookup(f):
             node = target.node
