@@ -1411,7 +1411,8 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
     file that writes the word is Python, where each def taking it gives it a falsy literal default, each
     keyword passes it on (``flag=flag``) or passes a falsy literal (so does a dict entry ``"flag": False``, the
     keyword arguments of a config built in code), and it is otherwise only read as a plain name: no config,
-    script or doc names it, no other string (another dict key, ``getattr``, an argparse option) holds it, no attribute carries it, nothing assigns it; and no call by the name of a def taking it (or a
+    script or doc names it, no other string (another dict key, ``getattr``, an argparse option) holds it,
+    no attribute carries it, nothing assigns it; and no call by the name of a def taking it (or a
     subclass's ``super().__init__``/``Base.__init__(self, ...)`` of a class taking it) passes positional
     arguments as far as it (or ``*args``). ``parse``: path -> its tree (None: not parseable), so that a
     caller asking about several flags parses each file once (:func:`_shut_lines`)."""
