@@ -94,6 +94,17 @@ _TENSOR_ONLY_OPS = (ast.Sub, ast.Div, ast.FloorDiv, ast.Pow, ast.MatMult)
 # Functions whose documented result is "torch_xla is in use" (transformers' and accelerate's
 # ``is_torch_xla_available``, transformers' older ``is_torch_tpu_available``): True in code that runs on XLA, so
 # the branch it rules out (``if not is_torch_xla_available() and torch.isnan(loss):``) never runs there.
+def _cuda_autocast_query(call: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """``torch.is_autocast_enabled()``, or with ``"cuda"``: whether CUDA autocast is on, which is False in code on
+    the XLA device (measured, torch and torch_xla 2.9.0: False outside autocast and inside
+    ``torch.autocast("xla", dtype=torch.bfloat16)``, where only ``torch.is_autocast_enabled("xla")`` is True). A
+    CUDA fp16 guard such as ``if torch.is_autocast_enabled() and torch.isinf(x).any():`` skips its read on XLA."""
+    if resolve(call.func) != "torch.is_autocast_enabled" or len(call.args) + len(call.keywords) > 1:
+        return False
+    arg = call.args[0] if call.args else call.keywords[0].value if call.keywords else None
+    return arg is None or isinstance(arg, ast.Constant) and arg.value == "cuda"
+
+
 # Tensor methods NumPy arrays do not have: a value they are called on is a torch tensor (``_cuda_array_call``)
 _TORCH_ONLY_METHODS = frozenset({"to", "int", "long", "float", "half", "contiguous", "cuda", "detach", "clone"})
 XLA_AVAILABLE_FUNCTIONS = frozenset({"is_torch_xla_available", "is_torch_tpu_available"})
@@ -2646,7 +2657,8 @@ class _Walker:
         """The value of a test in code that runs on the XLA device, where the test says where the code runs:
         ``is_torch_xla_available()`` (True), ``t.device.type == "<s>"`` (True iff ``s`` is "xla"; ``t`` a tensor
         not known to be on the CPU), ``t.is_xla``, a name bound to one of these, and ``not``/``and``/``or`` of
-        them; None when the test says nothing about the device."""
+        them; ``torch.is_autocast_enabled()`` (False: :func:`_cuda_autocast_query`); None when the test says
+        nothing about the device."""
         if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
             inner = self.xla_truth(e.operand)
             return None if inner is None else not inner
@@ -2658,6 +2670,8 @@ class _Walker:
             return None if None in parts else not decisive
         if isinstance(e, ast.Name):
             return self.on_xla.get(e.id)
+        if isinstance(e, ast.Call) and _cuda_autocast_query(e, self.b.resolve):
+            return False
         if isinstance(e, ast.Call) and not e.args and not e.keywords:
             f = e.func
             name = self.b.resolve(f) or (f.id if isinstance(f, ast.Name) else "")

@@ -88,8 +88,9 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
             while isinstance(last, ast.BoolOp):
                 earlier += last.values[:-1]
                 last = last.values[-1]
-            # (one finding per chain: where an earlier operand is a tensor, the BoolOp reports that one)
-            if torch.tensor(last) and not torch.of(last) & CPU \
+            # (one finding per chain: where an earlier operand is a tensor, the BoolOp reports that one; none
+            # where an earlier operand decides the chain on XLA, which then never evaluates it: not in step code)
+            if torch.tensor(last) and not torch.of(last) & CPU and id(last) in torch.step_of \
                     and not any(torch.tensor(v) and not torch.of(v) & CPU for v in earlier):
                 out.append((last, "`and`/`or` on a tensor"))
         elif isinstance(node, ast.BoolOp):
@@ -552,7 +553,9 @@ class TorchHostSyncInStep(ModuleRule):
     `.astype(np.uint8)`), the dtype of image files and displays, which no step computes with
     (autograd takes only floating and complex tensors). Nor code that cannot run with XLA tensors:
     a function that calls a CUDA-only kernel library or builds a `torch.nested` tensor (no nested
-    layout takes XLA tensors, measured on torch_xla 2.9), a path the project takes on other devices.
+    layout takes XLA tensors, measured on torch_xla 2.9), a path the project takes on other devices;
+    nor an operand an earlier one keeps from running on XLA (`torch.is_autocast_enabled() and ...`:
+    CUDA's autocast, off on XLA even inside `torch.autocast("xla")`).
 
     ## Why is this bad?
     torch_xla records operations lazily and runs them as one graph at the step's sync. A value
@@ -891,6 +894,12 @@ class TorchHostSyncInStep(ModuleRule):
                 "        loss = model([i.to(device) for i in images]).values().sum()\n"
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
                 torch_xla=True),
+        # torch.is_autocast_enabled() asks about CUDA autocast: False on XLA, also inside torch.autocast("xla")
+        # (measured, torch_xla 2.9), so the `and` never reaches the fp16 overflow test (openfold's guard, batch 24)
+        Example("import torch\n\ndef train(model, loader, opt):\n    for x in loader:\n        h = model(x)\n"
+                "        if torch.is_autocast_enabled() and torch.isinf(h).any():\n"
+                "            h = h.clamp(-1e4, 1e4)\n        h.sum().backward()\n        opt.step()\n",
+                torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -1197,6 +1206,18 @@ class TorchHostSyncInStep(ModuleRule):
                             "inside a torch_xla step (a training loop on the XLA device): the pending graph runs and "
                             "is cut here; the parameter takes a Python number: pass one, or apply the tensor's value "
                             "on the device (`F.pad`: pad with 0, then `torch.where` over the padded positions)"),
+                )),
+        # XLA autocast is on inside torch.autocast("xla"): the guard lets the read run
+        Example("import torch\n\ndef train(model, loader, opt):\n    for x in loader:\n        h = model(x)\n"
+                "        if torch.is_autocast_enabled(\"xla\") and torch.isinf(h).any():\n"
+                "            h = h.clamp(-1e4, 1e4)\n        h.sum().backward()\n        opt.step()\n",
+                torch_xla=True,
+                expected=(
+                    (6, 49, "`and`/`or` on a tensor reads a torch tensor on the host inside a torch_xla step (a "
+                            "training loop on the XLA device): the pending graph runs and is cut here; the branch "
+                            "needs the value now, so a step closure cannot defer it: decide on the device "
+                            "(`torch.where`, a masked update) or test the value after `torch_xla.sync()` (every N "
+                            "steps)"),
                 )),
     )
 
