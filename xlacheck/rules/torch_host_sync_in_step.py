@@ -51,6 +51,27 @@ _BRANCHES = frozenset({"`if tensor:`", "`while tensor:`", "`assert tensor`", "`a
                        "`and`/`or` on a tensor", "`not tensor`"})
 
 
+def _other_arm_reads(found: list[tuple[ast.AST, str, ast.stmt | None]]) -> set[int]:
+    """Ids of the reads in the ``else`` arm of a conditional expression whose other arm reads too
+    (``f"{loss.item():.2f}" if short else f"{loss.item():.4f}"``): Python evaluates one arm, so the statement
+    reads once, and one finding (the first arm's) reports it. Each statement with findings is walked once."""
+    by_stmt: dict[int, tuple[ast.stmt, set[int]]] = {}
+    for node, _, stmt in found:
+        if stmt is not None:
+            by_stmt.setdefault(id(stmt), (stmt, set()))[1].add(id(node))
+    out: set[int] = set()
+    for stmt, ids in by_stmt.values():
+        if len(ids) < 2:
+            continue
+        for e in ast.walk(stmt):
+            if isinstance(e, ast.IfExp):
+                body = {id(n) for n in ast.walk(e.body)} & ids
+                other = {id(n) for n in ast.walk(e.orelse)} & ids
+                if body and other:
+                    out |= other
+    return out
+
+
 def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
     """Every proven host read of an XLA tensor in step code: (node, what). A tensor known to be on the
     CPU (an item of a plain DataLoader, not moved: ``CPU``) is read without running the graph."""
@@ -555,7 +576,8 @@ class TorchHostSyncInStep(ModuleRule):
     a function that calls a CUDA-only kernel library or builds a `torch.nested` tensor (no nested
     layout takes XLA tensors, measured on torch_xla 2.9), a path the project takes on other devices;
     nor an operand an earlier one keeps from running on XLA (`torch.is_autocast_enabled() and ...`:
-    CUDA's autocast, off on XLA even inside `torch.autocast("xla")`).
+    CUDA's autocast, off on XLA even inside `torch.autocast("xla")`). A conditional expression with
+    a read in each arm reads once (Python evaluates one arm): the first arm's read is reported.
 
     ## Why is this bad?
     torch_xla records operations lazily and runs them as one graph at the step's sync. A value
@@ -1219,6 +1241,18 @@ class TorchHostSyncInStep(ModuleRule):
                             "(`torch.where`, a masked update) or test the value after `torch_xla.sync()` (every N "
                             "steps)"),
                 )),
+        # a conditional expression evaluates one arm: reads in both arms are one read per step, one finding
+        # (x-transformers' train_path_star.py progress bar, batch 23)
+        Example("import torch\n\ndef train(model, loader, opt, short):\n    for x in loader:\n"
+                "        loss = model(x).mean()\n        loss.backward()\n        opt.step()\n"
+                "        text = f\"{loss.item():.2f}\" if short else f\"{loss.item():.4f}\"\n",
+                torch_xla=True,
+                expected=(
+                    (8, 19, "`.item()` reads a torch tensor on the host inside a torch_xla step (a training loop on "
+                            "the XLA device): the pending graph runs and is cut here; keep the value on the device "
+                            "(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from "
+                            "`xm.add_step_closure(fn, args=(t,))`"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -1248,7 +1282,10 @@ class TorchHostSyncInStep(ModuleRule):
             if stmt is not None:
                 by_stmt.setdefault(id(stmt), []).append(node)
         fixed: set[int] = set()
+        twins = _other_arm_reads(found)
         for node, what, stmt in found:
+            if id(node) in twins:
+                continue
             step = torch.in_step(node)
             where = step.why if step is not None else "a torch_xla step"
             fix = None
