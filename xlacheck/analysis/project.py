@@ -1409,9 +1409,10 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
                parse: Callable[[str], ast.Module | None] | None = None) -> bool:
     """Whether no file of the project can set parameter ``flag`` to anything but a falsy literal: every
     file that writes the word is Python, where each def taking it gives it a falsy literal default, each
-    keyword passes it on (``flag=flag``) or passes a falsy literal, and it is otherwise only read as a
-    plain name: no config, script or doc names it, no string (a dict key, ``getattr``, an argparse option)
-    holds it, no attribute carries it, nothing assigns it; and no call by the name of a def taking it (or a
+    keyword passes it on (``flag=flag``) or passes a falsy literal (so does a dict entry ``"flag": False``, the
+    keyword arguments of a config built in code), and it is otherwise only read as a plain name: no config,
+    script or doc names it, no other string (another dict key, ``getattr``, an argparse option) holds it,
+    no attribute carries it, nothing assigns it; and no call by the name of a def taking it (or a
     subclass's ``super().__init__``/``Base.__init__(self, ...)`` of a class taking it) passes positional
     arguments as far as it (or ``*args``). ``parse``: path -> its tree (None: not parseable), so that a
     caller asking about several flags parses each file once (:func:`_shut_lines`)."""
@@ -1426,10 +1427,14 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
         if tree is None:
             return False
         owner: dict[ast.AST, str] = {}
+        falsy_keys: set[int] = set()  # {"flag": False}: a dict of keyword arguments that passes a falsy literal
         for cls in ast.walk(tree):
             if isinstance(cls, ast.ClassDef):
                 for s in cls.body:
                     owner[s] = cls.name
+            elif isinstance(cls, ast.Dict):
+                falsy_keys.update(id(k) for k, v in zip(cls.keys, cls.values)
+                                  if isinstance(k, ast.Constant) and k.value == flag and _falsy(v))
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 defaults = _defaults(node)
@@ -1447,7 +1452,8 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
                 return False
             elif isinstance(node, ast.Attribute) and node.attr == flag:
                 return False
-            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and word.search(node.value):
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and word.search(node.value) \
+                    and id(node) not in falsy_keys:
                 return False
     if not takers:
         return False

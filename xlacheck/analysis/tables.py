@@ -218,6 +218,23 @@ CUDA_ONLY_PACKAGES = frozenset({"flash_attn", "flash_attn_interface", "flash_att
                                 "mamba_ssm", "causal_conv1d", "flashinfer", "triton", "selective_scan_cuda",
                                 "deep_gemm", "natten", "fused_dense_lib"})
 
+# torch.nested constructors: none builds a nested tensor of XLA tensors (measured, torch and torch_xla 2.9.0 on
+# PJRT CPU, tools/probe_torch_nested.py, rerun by tests/xlacheck/test_torch_prec25.py): the jagged layout raises
+# AttributeError ('NestedIntNode' object has no attribute 'expect_size'), also from CPU tensors given
+# ``device=<xla>``, and the strided layout fails an internal assert (a nested tensor's storage must be on the CPU,
+# CUDA, XPU, HPU or a privateuse1 device). Device code that builds one is a path the project takes on other devices
+# only, as a CUDA-only kernel call is (vit-pytorch's NaViT with nested jagged tensors: a port takes the padded
+# variant). Full dotted names.
+NO_XLA_TORCH_CALLS = frozenset({"torch.nested.nested_tensor", "torch.nested.as_nested_tensor", "torch.nested.narrow",
+                                "torch.nested.nested_tensor_from_jagged"})
+
+# Functions of other libraries that take a torch tensor only through ``__cuda_array_interface__``, which torch defines
+# for CUDA tensors alone (a CPU or XLA tensor raises AttributeError on it and has no ``__array_interface__``):
+# ``ctranslate2.StorageView.from_array`` of a CPU or an XLA tensor raises ValueError "Object does not implement the
+# array interface" (measured, CTranslate2 4.8.5 with torch_xla 2.9.0 on PJRT CPU; NumPy arrays are taken). Given a
+# torch tensor, such a call is CUDA-only (OpenNMT-py's CTranslate2 LM-prior loss). Full dotted names.
+CUDA_ARRAY_TAKERS = frozenset({"ctranslate2.StorageView.from_array"})
+
 # PyTorch backends of other accelerators (top-level packages): each registers its own device type with torch
 # (torch_npu: Ascend "npu"; torch_mlu: Cambricon "mlu"; torch_musa: Moore Threads "musa"; habana_frameworks:
 # Gaudi "hpu"), and a project imports it where that hardware is installed (``try: import torch_npu`` /

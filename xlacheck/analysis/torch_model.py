@@ -44,7 +44,13 @@ from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, own
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
 from xlacheck.analysis.scopes import ScopeTree, own_nodes
-from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES, NON_TORCH_RUNTIMES, OTHER_TORCH_BACKENDS
+from xlacheck.analysis.tables import (
+    CUDA_ARRAY_TAKERS,
+    CUDA_ONLY_PACKAGES,
+    NO_XLA_TORCH_CALLS,
+    NON_TORCH_RUNTIMES,
+    OTHER_TORCH_BACKENDS,
+)
 
 TENSOR = 1  # proven torch tensor
 BOOL = 2  # a boolean tensor (a mask)
@@ -88,6 +94,19 @@ _TENSOR_ONLY_OPS = (ast.Sub, ast.Div, ast.FloorDiv, ast.Pow, ast.MatMult)
 # Functions whose documented result is "torch_xla is in use" (transformers' and accelerate's
 # ``is_torch_xla_available``, transformers' older ``is_torch_tpu_available``): True in code that runs on XLA, so
 # the branch it rules out (``if not is_torch_xla_available() and torch.isnan(loss):``) never runs there.
+def _cuda_autocast_query(call: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """``torch.is_autocast_enabled()``, or with ``"cuda"``: whether CUDA autocast is on, which is False in code on
+    the XLA device (measured, torch and torch_xla 2.9.0: False outside autocast and inside
+    ``torch.autocast("xla", dtype=torch.bfloat16)``, where only ``torch.is_autocast_enabled("xla")`` is True). A
+    CUDA fp16 guard such as ``if torch.is_autocast_enabled() and torch.isinf(x).any():`` skips its read on XLA."""
+    if resolve(call.func) != "torch.is_autocast_enabled" or len(call.args) + len(call.keywords) > 1:
+        return False
+    arg = call.args[0] if call.args else call.keywords[0].value if call.keywords else None
+    return arg is None or isinstance(arg, ast.Constant) and arg.value == "cuda"
+
+
+# Tensor methods NumPy arrays do not have: a value they are called on is a torch tensor (``_cuda_array_call``)
+_TORCH_ONLY_METHODS = frozenset({"to", "int", "long", "float", "half", "contiguous", "cuda", "detach", "clone"})
 XLA_AVAILABLE_FUNCTIONS = frozenset({"is_torch_xla_available", "is_torch_tpu_available"})
 SYNC_CALLS = frozenset({"torch_xla.sync", "torch_xla.core.xla_model.mark_step", "torch_xla.core.xla_model.optimizer_step"})
 # Calls that execute the pending graph (a value read after one does not cut the step).
@@ -563,8 +582,10 @@ class _Builder:
         # the file sets torch's default device (``torch.set_default_device(d)``, ``with torch.device(d):``):
         # a factory given no ``device=`` may build there, so none is known to build on the CPU
         self.default_device = _sets_default_device(tree, self.resolve)
-        # the file imports a CUDA-only kernel library (``CUDA_ONLY_PACKAGES``): code that calls one never runs on XLA
-        self.imports_cuda_only = any(v.split(".", 1)[0] in CUDA_ONLY_PACKAGES for v in self.aliases.names.values())
+        # the file imports a CUDA-only kernel library (``CUDA_ONLY_PACKAGES``) or calls a torch function that cannot
+        # take XLA tensors (``NO_XLA_TORCH_CALLS``, torch.nested): code that calls one never runs on XLA
+        self.imports_cuda_only = any(v.split(".", 1)[0] in CUDA_ONLY_PACKAGES for v in self.aliases.names.values()) \
+            or self._calls_no_xla_torch()
         self.cuda_only = self._cuda_only_functions()
         self.never_runs = self._unused_class_functions()
         self.runtime_flags = self._runtime_flags()
@@ -796,13 +817,29 @@ class _Builder:
         out[id(self.tree)] = held
         return out
 
+    def _calls_no_xla_torch(self) -> bool:
+        """The file calls a torch function that cannot take XLA tensors (``NO_XLA_TORCH_CALLS``) or hands a torch
+        tensor to a function that takes CUDA tensors only (:meth:`_cuda_array_call`)."""
+        names = NO_XLA_TORCH_CALLS | CUDA_ARRAY_TAKERS
+        last = {n.rsplit(".", 1)[-1] for n in names}
+        return any(isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else getattr(
+            n.func, "id", "")) in last and (self.resolve(n.func) in NO_XLA_TORCH_CALLS or self._cuda_array_call(n))
+            for n in walk(self.tree))
+
+    def _cuda_array_call(self, c: ast.Call) -> bool:
+        """A call of ``CUDA_ARRAY_TAKERS`` whose argument is a torch tensor by its last method, one NumPy arrays do
+        not have (``StorageView.from_array(src[:, 0].to(torch.int32))``): only a CUDA tensor is taken."""
+        return self.resolve(c.func) in CUDA_ARRAY_TAKERS and len(c.args) == 1 and isinstance(c.args[0], ast.Call) \
+            and isinstance(c.args[0].func, ast.Attribute) and c.args[0].func.attr in _TORCH_ONLY_METHODS
+
     def _cuda_call(self, c: ast.Call, cuda_only: set[int]) -> bool:
         """A call into a CUDA-only kernel library (``flash_attn_varlen_func(...)``, ``sageattn(...)``), a Triton
-        kernel launch (``_kernel[grid](...)`` of a ``@triton.jit`` function), or a call of a same-file
+        kernel launch (``_kernel[grid](...)`` of a ``@triton.jit`` function), a torch call that cannot take XLA
+        tensors (``NO_XLA_TORCH_CALLS``: ``torch.nested.nested_tensor(...)``), or a call of a same-file
         function in ``cuda_only``."""
         f = c.func.value if isinstance(c.func, ast.Subscript) else c.func
         name = self.resolve(f) or ""
-        if name.split(".", 1)[0] in CUDA_ONLY_PACKAGES:
+        if name.split(".", 1)[0] in CUDA_ONLY_PACKAGES or name in NO_XLA_TORCH_CALLS or self._cuda_array_call(c):
             return True
         for target in self._lookup(f):
             node = target.node
@@ -2620,7 +2657,8 @@ class _Walker:
         """The value of a test in code that runs on the XLA device, where the test says where the code runs:
         ``is_torch_xla_available()`` (True), ``t.device.type == "<s>"`` (True iff ``s`` is "xla"; ``t`` a tensor
         not known to be on the CPU), ``t.is_xla``, a name bound to one of these, and ``not``/``and``/``or`` of
-        them; None when the test says nothing about the device."""
+        them; ``torch.is_autocast_enabled()`` (False: :func:`_cuda_autocast_query`); None when the test says
+        nothing about the device."""
         if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
             inner = self.xla_truth(e.operand)
             return None if inner is None else not inner
@@ -2632,6 +2670,8 @@ class _Walker:
             return None if None in parts else not decisive
         if isinstance(e, ast.Name):
             return self.on_xla.get(e.id)
+        if isinstance(e, ast.Call) and _cuda_autocast_query(e, self.b.resolve):
+            return False
         if isinstance(e, ast.Call) and not e.args and not e.keywords:
             f = e.func
             name = self.b.resolve(f) or (f.id if isinstance(f, ast.Name) else "")

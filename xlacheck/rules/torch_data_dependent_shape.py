@@ -170,6 +170,16 @@ class TorchDataDependentShape(ModuleRule):
                 "        images = batch[0].to(device)\n        labels = torch.stack([x[0] for x in batch[1]])\n"
                 "        labels[labels == 0] = -100\n        loss = model(images, labels.to(device)).sum()\n"
                 "        loss.backward()\n        opt.step()\n", torch_xla=True),
+        # CTranslate2 takes a torch tensor only through __cuda_array_interface__ (measured, CTranslate2 4.8.5: a CPU
+        # or XLA tensor raises ValueError), so this loss runs on CUDA only (OpenNMT-py's LM prior, batch 22)
+        Example("import torch\nimport ctranslate2\n\ndef lm_prior_loss(lm, scores, target, pad):\n"
+                "    src = target.clone()\n    src[src == 2] = pad\n"
+                "    lm_scores = lm.forward_batch(ctranslate2.StorageView.from_array(src.to(torch.int32)))\n"
+                "    lm_scores = torch.as_tensor(lm_scores, device=scores.device)\n"
+                "    return (scores - lm_scores).masked_select(target != pad).sum()\n\n"
+                "def train(model, lm, loader, opt):\n    for x, y in loader:\n"
+                "        loss = lm_prior_loss(lm, model(x), y, 0)\n        loss.backward()\n        opt.step()\n",
+                torch_xla=True),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"

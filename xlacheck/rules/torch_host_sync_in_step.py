@@ -51,6 +51,27 @@ _BRANCHES = frozenset({"`if tensor:`", "`while tensor:`", "`assert tensor`", "`a
                        "`and`/`or` on a tensor", "`not tensor`"})
 
 
+def _other_arm_reads(found: list[tuple[ast.AST, str, ast.stmt | None]]) -> set[int]:
+    """Ids of the reads in the ``else`` arm of a conditional expression whose other arm reads too
+    (``f"{loss.item():.2f}" if short else f"{loss.item():.4f}"``): Python evaluates one arm, so the statement
+    reads once, and one finding (the first arm's) reports it. Each statement with findings is walked once."""
+    by_stmt: dict[int, tuple[ast.stmt, set[int]]] = {}
+    for node, _, stmt in found:
+        if stmt is not None:
+            by_stmt.setdefault(id(stmt), (stmt, set()))[1].add(id(node))
+    out: set[int] = set()
+    for stmt, ids in by_stmt.values():
+        if len(ids) < 2:
+            continue
+        for e in ast.walk(stmt):
+            if isinstance(e, ast.IfExp):
+                body = {id(n) for n in ast.walk(e.body)} & ids
+                other = {id(n) for n in ast.walk(e.orelse)} & ids
+                if body and other:
+                    out |= other
+    return out
+
+
 def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
     """Every proven host read of an XLA tensor in step code: (node, what). A tensor known to be on the
     CPU (an item of a plain DataLoader, not moved: ``CPU``) is read without running the graph."""
@@ -88,8 +109,9 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
             while isinstance(last, ast.BoolOp):
                 earlier += last.values[:-1]
                 last = last.values[-1]
-            # (one finding per chain: where an earlier operand is a tensor, the BoolOp reports that one)
-            if torch.tensor(last) and not torch.of(last) & CPU \
+            # (one finding per chain: where an earlier operand is a tensor, the BoolOp reports that one; none
+            # where an earlier operand decides the chain on XLA, which then never evaluates it: not in step code)
+            if torch.tensor(last) and not torch.of(last) & CPU and id(last) in torch.step_of \
                     and not any(torch.tensor(v) and not torch.of(v) & CPU for v in earlier):
                 out.append((last, "`and`/`or` on a tensor"))
         elif isinstance(node, ast.BoolOp):
@@ -550,7 +572,12 @@ class TorchHostSyncInStep(ModuleRule):
     Python bool, Tensor.__eq__ returns NotImplemented for it). Nor the read of a finished image:
     a value converted to 8-bit pixels in the same statement (`.to("cpu", torch.uint8)`, `.byte()`,
     `.astype(np.uint8)`), the dtype of image files and displays, which no step computes with
-    (autograd takes only floating and complex tensors).
+    (autograd takes only floating and complex tensors). Nor code that cannot run with XLA tensors:
+    a function that calls a CUDA-only kernel library or builds a `torch.nested` tensor (no nested
+    layout takes XLA tensors, measured on torch_xla 2.9), a path the project takes on other devices;
+    nor an operand an earlier one keeps from running on XLA (`torch.is_autocast_enabled() and ...`:
+    CUDA's autocast, off on XLA even inside `torch.autocast("xla")`). A conditional expression with
+    a read in each arm reads once (Python evaluates one arm): the first arm's read is reported.
 
     ## Why is this bad?
     torch_xla records operations lazily and runs them as one graph at the step's sync. A value
@@ -876,6 +903,25 @@ class TorchHostSyncInStep(ModuleRule):
                 "            keep = max(1, int(seq.shape[0] * (1 - rate)))\n            seqs[i] = seq[:keep]\n"
                 "        return self.proj(torch.cat(seqs)).sum()\n",
                 torch_xla=True),
+        # torch.nested cannot build a nested tensor of XLA tensors (measured, torch_xla 2.9: the jagged layout
+        # raises AttributeError, the strided one an internal assert), so this forward never runs on XLA
+        # (vit-pytorch's NaViT with nested jagged tensors, real-code batch 24)
+        Example("import torch\nimport torch_xla\nfrom torch import nn\nfrom torch.nested import nested_tensor\n\n"
+                "class NaViT(nn.Module):\n    def __init__(self, dim):\n        super().__init__()\n"
+                "        self.proj = nn.Linear(dim, dim)\n\n    def forward(self, images):\n"
+                "        lens = torch.tensor([i.shape[0] for i in images], device=images[0].device)\n"
+                "        tokens = torch.cat(images).split(lens.tolist())\n"
+                "        return self.proj(nested_tensor(tokens, layout=torch.jagged))\n\n"
+                "def train(model, loader, opt):\n    device = torch_xla.device()\n    for images in loader:\n"
+                "        loss = model([i.to(device) for i in images]).values().sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                torch_xla=True),
+        # torch.is_autocast_enabled() asks about CUDA autocast: False on XLA, also inside torch.autocast("xla")
+        # (measured, torch_xla 2.9), so the `and` never reaches the fp16 overflow test (openfold's guard, batch 24)
+        Example("import torch\n\ndef train(model, loader, opt):\n    for x in loader:\n        h = model(x)\n"
+                "        if torch.is_autocast_enabled() and torch.isinf(h).any():\n"
+                "            h = h.clamp(-1e4, 1e4)\n        h.sum().backward()\n        opt.step()\n",
+                torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -1183,6 +1229,30 @@ class TorchHostSyncInStep(ModuleRule):
                             "is cut here; the parameter takes a Python number: pass one, or apply the tensor's value "
                             "on the device (`F.pad`: pad with 0, then `torch.where` over the padded positions)"),
                 )),
+        # XLA autocast is on inside torch.autocast("xla"): the guard lets the read run
+        Example("import torch\n\ndef train(model, loader, opt):\n    for x in loader:\n        h = model(x)\n"
+                "        if torch.is_autocast_enabled(\"xla\") and torch.isinf(h).any():\n"
+                "            h = h.clamp(-1e4, 1e4)\n        h.sum().backward()\n        opt.step()\n",
+                torch_xla=True,
+                expected=(
+                    (6, 49, "`and`/`or` on a tensor reads a torch tensor on the host inside a torch_xla step (a "
+                            "training loop on the XLA device): the pending graph runs and is cut here; the branch "
+                            "needs the value now, so a step closure cannot defer it: decide on the device "
+                            "(`torch.where`, a masked update) or test the value after `torch_xla.sync()` (every N "
+                            "steps)"),
+                )),
+        # a conditional expression evaluates one arm: reads in both arms are one read per step, one finding
+        # (x-transformers' train_path_star.py progress bar, batch 23)
+        Example("import torch\n\ndef train(model, loader, opt, short):\n    for x in loader:\n"
+                "        loss = model(x).mean()\n        loss.backward()\n        opt.step()\n"
+                "        text = f\"{loss.item():.2f}\" if short else f\"{loss.item():.4f}\"\n",
+                torch_xla=True,
+                expected=(
+                    (8, 19, "`.item()` reads a torch tensor on the host inside a torch_xla step (a training loop on "
+                            "the XLA device): the pending graph runs and is cut here; keep the value on the device "
+                            "(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from "
+                            "`xm.add_step_closure(fn, args=(t,))`"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -1212,7 +1282,10 @@ class TorchHostSyncInStep(ModuleRule):
             if stmt is not None:
                 by_stmt.setdefault(id(stmt), []).append(node)
         fixed: set[int] = set()
+        twins = _other_arm_reads(found)
         for node, what, stmt in found:
+            if id(node) in twins:
+                continue
             step = torch.in_step(node)
             where = step.why if step is not None else "a torch_xla step"
             fix = None
