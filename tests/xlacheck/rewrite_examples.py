@@ -3420,3 +3420,40 @@ def pooled(frames, length):
         grad=True,
     ),
 )
+
+# XLA119 (fixes25): a data-dependent tensor XLA rejects or gets wrong (tf_bounded_dynamic.json) that ends in
+# reductions gets the shared masked-reduction rewrite: tf.squeeze(tf.where(m)) as the indices of a
+# gather whose rows are reduced (through two names), and tf.ones_like of a selection summed (a count).
+EXAMPLES += (
+    Example(
+        "squeezed_where_indices_gathered_then_summed",
+        '''import tensorflow as tf
+
+
+def foreground_total(mask, probs):
+    flat_mask = tf.reshape(mask, [-1])
+    flat_probs = tf.reshape(probs, [-1])
+    fg = tf.squeeze(tf.where(flat_mask > 0.5))  # flag(XLA119): tf.squeeze(tf.where(flat_mask > 0.5))
+    fg_probs = tf.gather(flat_probs, fg)
+    return tf.reduce_sum(fg_probs * 2.0)
+''',
+        "unsafe",  # tf.squeeze of tf.where(m) lists rows only for a 1-D mask
+        ("return tf.reduce_sum(tf.where(flat_mask > 0.5, flat_probs * 2.0, 0))",),
+        inputs=(((2, 3), "unit"), ((2, 3), "float")),
+        grad=True,
+    ),
+    Example(
+        "ones_like_of_a_selection_counts_the_mask",
+        '''import tensorflow as tf
+
+
+def kept_mean(scores, keep):
+    kept = tf.boolean_mask(scores, keep > 0)
+    return tf.reduce_sum(kept) / tf.reduce_sum(tf.ones_like(kept))  # flag(XLA119): tf.ones_like(kept)
+''',
+        "unsafe",
+        ("tf.reduce_sum(tf.where(keep > 0, scores, 0)) / tf.reduce_sum(tf.where(keep > 0, tf.ones_like(scores), 0))",),
+        inputs=(((5,), "float"), ((5,), "mask")),
+        grad=True,
+    ),
+)
