@@ -3457,3 +3457,34 @@ def kept_mean(scores, keep):
         grad=True,
     ),
 )
+
+# XLA204 (fixes25): tf.unique_with_counts whose counts are never read becomes tf.unique (UniqueWithCounts has
+# no XLA kernel, Unique has one: tf_xla_ops.json); y and idx are the same.
+EXAMPLES += (
+    Example(
+        "unique_with_counts_counts_unused_unpacked",
+        '''import tensorflow as tf
+
+
+def distinct_total(ids):
+    y, idx, _ = tf.unique_with_counts(ids)  # flag(XLA204): tf.unique_with_counts(ids)
+    return tf.reduce_sum(tf.gather(y, idx)) + tf.cast(tf.reduce_sum(y), tf.int32)
+''',
+        "safe",
+        ("y, idx = tf.unique(ids)",),
+        inputs=(((6,), "label"),),
+    ),
+    Example(
+        "unique_with_counts_values_indexed",
+        '''import tensorflow as tf
+
+
+def distinct_positions(v):
+    pos = tf.unique_with_counts(v, out_idx=tf.int64)[1]  # flag(XLA204): tf.unique_with_counts(v, out_idx=tf.int64)
+    return tf.reduce_sum(pos)
+''',
+        "safe",
+        ("pos = tf.unique(v, out_idx=tf.int64)[1]",),
+        inputs=(((6,), "label"),),
+    ),
+)
