@@ -3488,3 +3488,25 @@ def distinct_positions(v):
         inputs=(((6,), "label"),),
     ),
 )
+
+# XLA111/XLA302 (fixes25): a Python range over a tensor's dimension (tf.shape(x)[k], directly or through a
+# name) loops over x.shape[k], the static size when traced, so Python unrolls it (rewrites/static_dims.py).
+EXAMPLES += (
+    Example(
+        "list_of_columns_over_range_of_a_shape_name",
+        '''import tensorflow as tf
+
+
+def scaled_columns(x):
+    n = tf.shape(x)[1]
+    columns = []
+    for j in range(n):
+        columns.append(x[:, j:j + 1] * float(j + 1))  # flag(XLA111): columns.append(x[:, j:j + 1] * float(j + 1))
+    return tf.concat(columns, axis=1)
+''',
+        "unsafe",  # unrolled; a dimension unknown when traced makes range raise
+        ("for j in range(x.shape[1]):",),
+        inputs=(((2, 3), "float"),),
+        grad=True,
+    ),
+)
