@@ -16,6 +16,21 @@ use its result, in a compiled function (``jax.jit``; ``tf.function(jit_compile=T
   the index of an indexed update into a zeros array of the input's size;
 - ``count`` (TensorFlow): the result's static length used as a number (``r.shape[0]``) to average it.
 
+The consumers above read the result in the compiled function itself. The census of the failing
+train cases (fixes25) found the data-dependent value read through model structure instead, so the
+same calls are also written in these consumer SHAPES (each reduces the result as ``sum`` or
+``loss`` does, so a miss is the structure's, not the reduction's):
+
+- ``helper``: a module-level function returns the result; the compiled function reduces it;
+- ``layer`` (TensorFlow): a Keras layer's ``call`` computes and sums it; the compiled function calls
+  the layer; ``method`` (JAX): the same in a method of a plain model class;
+- ``lossfn``: a loss function ``(y_true, y_pred)`` in the file, called by the compiled step;
+- ``loop``: a Python loop over a static tuple of scales accumulates scaled sums of it;
+- ``dot``: its dot product with itself (a squared norm, ``tf.tensordot``/``jnp.dot``);
+- ``bounded_*`` (TensorFlow): each consumer that ``xlacheck/data/tf_bounded_dynamic.json`` measured
+  rejected or wrong on a tensor of data-dependent length (``tf.squeeze`` without an axis,
+  ``tf.ones_like``, ``tf.unique``, ``tf.linalg.diag``), applied to the result and summed.
+
 Each use gets an oracle section (``ENTRY``, and ``RANDOM_ARGS`` drawing inputs of the same kinds:
 floats, a boolean mask, sorted segment ids, counts) so that ``oracle.py check-fix`` can run it.
 Inputs are made from the parameter names (``condition``/``mask``: booleans, ``segment_ids``: ids,
@@ -23,14 +38,18 @@ Inputs are made from the parameter names (``condition``/``mask``: booleans, ``se
 
 Per use, in order (a use that stops at a stage is counted there):
 
-1. it fails under the compiler (compiled once on ENTRY's arguments, in one process per framework;
-   a use that compiles is not a failing use and leaves the denominator);
+1. it fails under the compiler (compiled once on ENTRY's arguments, in one process per framework:
+   it raises, or it returns another value than the eager run, a ``wrong result``; a use that compiles
+   and agrees is not a failing use and leaves the denominator);
 2. the rules flag it (``xlacheck`` default rules, no ``--jit-compiled``: the function is compiled
    by its decorator);
 3. a fix is offered, and of which applicability;
 4. ``python -m xlacheck --fix [--unsafe-fixes]`` changes the file (``fix_score.prepare``);
 5. the changed file compiles under XLA and its outputs equal the original's eager outputs on ENTRY
-   and on several random draws (``oracle.py check-fix``, through ``fix_score.check_fix``).
+   and on several random draws (``oracle.py check-fix``, through ``fix_score.check_fix``);
+6. ``static``: the fixed file compiles from shapes alone (check-fix's ``fixed_static_ok``). A fix
+   that passes only by compiling once per input value (``num_segments`` read from the data) counts
+   at stage 5 but is no real fix: ``static`` is the figure to quote.
 
 Printed per family and wrapper, for each mode (``safe``: only SAFE fixes applied; ``unsafe``:
 ``--unsafe-fixes``): failing uses, flagged, fix offered, changed, compiles, really fixed; and the
@@ -142,8 +161,62 @@ def _oracle(framework: str, kinds: list[str]) -> str:
             f"    return step, ({args},)\n\n\ndef RANDOM_ARGS(rng):\n    return ({rand},)\n")
 
 
-def _wrappers(framework: str, entry: str, first_param: str) -> dict[str, list[str]]:
-    """Consumer bodies of ``r`` (the call's first array result)."""
+# A consumer shape: module-level lines before the compiled function (``@P`` stands for the call's
+# parameters, ``@R`` for the line ``r = CALL``) and the compiled function's body.
+_SHAPES = {
+    "jax": {
+        "helper": (["def select(@P):", "    @R", "    return r", "", ""],
+                   ["r = select(@P)", "return jnp.sum(r)"]),
+        "method": (["class Model:", "    def score(self, @P):", "        @R", "        return jnp.sum(r)", "", "",
+                    "model = Model()", "", ""],
+                   ["return model.score(@P)"]),
+        "lossfn": (["def selected_loss(y_true, y_pred):", "    return jnp.mean(jnp.square(y_pred - y_true))", "", ""],
+                   ["@R", "return selected_loss(1.0, r)"]),
+        "loop": ([], ["@R", "total = 0.0", "for scale in (0.5, 1.0, 2.0):", "    total = total + scale * jnp.sum(r)",
+                      "return total"]),
+        "dot": ([], ["@R", "return jnp.dot(r, r)"]),
+    },
+    "tf": {
+        "helper": (["def select(@P):", "    @R", "    return r", "", ""],
+                   ["r = select(@P)", "return tf.reduce_sum(r)"]),
+        "layer": (["class Consumer(tf.keras.layers.Layer):", "    def call(self, @P):", "        @R",
+                   "        return tf.reduce_sum(r)", "", "", "consumer = Consumer()", "", ""],
+                  ["return consumer(@P)"]),
+        "lossfn": (["def selected_loss(y_true, y_pred):",
+                    "    return tf.reduce_mean(tf.square(tf.cast(y_pred, tf.float32) - y_true))", "", ""],
+                   ["@R", "return selected_loss(1.0, r)"]),
+        "loop": ([], ["@R", "total = 0.0", "for scale in (0.5, 1.0, 2.0):",
+                      "    total += scale * tf.reduce_sum(tf.cast(r, tf.float32))", "return total"]),
+        "dot": ([], ["@R", "v = tf.cast(r, tf.float32)", "return tf.tensordot(v, v, 1)"]),
+    },
+}
+
+
+def _bounded_consumers(positions: bool) -> dict[str, list[str]]:
+    """TensorFlow consumers that ``xlacheck/data/tf_bounded_dynamic.json`` measured wrong or rejected
+    on a tensor of data-dependent length (``v[m]``, or ``tf.where(m)`` for a position result): each
+    row's input with ``r`` for that tensor, summed (a reduction of the row already is the use)."""
+    rows = api_coverage._load("tf_bounded_dynamic.json")["entries"]
+    out: dict[str, list[str]] = {}
+    for name, probes in sorted(rows.items()):
+        for probe in probes:
+            text = probe["input"]
+            hole = "tf.where(m)" if positions else "v[m]"
+            if probe["outcome"] == "ok" or hole not in text or "m)" in text.replace(hole, "") \
+                    or "v[m]" in text.replace(hole, "") or "x[" in text:
+                continue
+            expr = text.replace(hole, "r")
+            if not expr.startswith("tf.reduce_"):
+                expr = f"tf.reduce_sum(tf.cast({expr}, tf.float32))"
+            key = "bounded_" + re.sub(r"\W+", "_", name.split(".")[-1] + "_" + text.split("(", 1)[-1]).strip("_")
+            out[key[:40].rstrip("_")] = [f"return {expr}"]
+    return out
+
+
+def _wrappers(framework: str, entry: str, first_param: str) -> dict[str, tuple[list[str], list[str]]]:
+    """Consumers of ``r`` (the call's first array result): (module lines before the compiled function,
+    its body), with ``@R`` for ``r = CALL`` (the first line of the body when no line names it) and
+    ``@P`` for the call's parameters."""
     base = entry.rsplit(".", 1)[-1]
     if framework == "jax":
         out = {
@@ -154,7 +227,7 @@ def _wrappers(framework: str, entry: str, first_param: str) -> dict[str, list[st
         }
         if base in _POSITIONS:
             out["update"] = [f"acc = jnp.zeros({_N})", "return acc.at[r].add(1.0)"]
-        return out
+        return {**{k: ([], ["@R", *v]) for k, v in out.items()}, **_SHAPES["jax"]}
     out = {
         "sum": ["return tf.reduce_sum(r)"],
         "loss": ["loss = tf.reduce_mean(tf.square(tf.cast(r, tf.float32) - 1.0))", "return loss"],
@@ -167,7 +240,8 @@ def _wrappers(framework: str, entry: str, first_param: str) -> dict[str, list[st
         out["update"] = [f"acc = tf.zeros([{_N}])",
                          "return tf.tensor_scatter_nd_add(acc, tf.reshape(tf.cast(r, tf.int32), [-1, 1]),"
                          " tf.ones_like(tf.reshape(tf.cast(r, tf.float32), [-1])))"]
-    return out
+    out.update(_bounded_consumers(base in _POSITIONS))
+    return {**{k: ([], ["@R", *v]) for k, v in out.items()}, **_SHAPES["tf"]}
 
 
 _HEAD = {
@@ -209,16 +283,22 @@ def generate(frameworks: tuple[str, ...] = ("jax", "tf")) -> tuple[list[Gen], li
         first = next((p for p, k in zip(params, kinds) if k == FLOAT), params[0])
         short = re.sub(r"\W+", "_", use.entry.split(".", 1)[-1]).strip("_").lower()
         form = re.sub(r"\W+", "_", use.form).strip("_").lower() if use.family == "jax-literal" else ""
-        for wrapper, body in _wrappers(framework, use.entry, first).items():
+        for wrapper, (pre, body) in _wrappers(framework, use.entry, first).items():
             name = f"fixcov_{framework}_{short}{'_' + form if form else ''}_{wrapper}"
             if name in seen:
                 continue
             seen.add(name)
-            lines = [f"r = {call}[0]" if tuple_result else f"r = {call}", *body]
-            head = _HEAD[framework].replace("import tensorflow as tf\n", "import keras\nimport tensorflow as tf\n") \
-                if call.startswith("keras.") else _HEAD[framework]
+            assign = f"r = {call}[0]" if tuple_result else f"r = {call}"
+
+            def fill(line: str, assign: str = assign) -> str:
+                return line.replace("@R", assign).replace("@P", ", ".join(params))
+
+            imports, decorator = _HEAD[framework].rsplit("\n\n\n", 1)
+            if call.startswith("keras."):
+                imports = imports.replace("import tensorflow as tf", "import keras\nimport tensorflow as tf")
             src = (f'"""Generated by benchmarks/fix_coverage.py: {use.entry} ({use.family}) in a `{wrapper}` use."""\n'
-                   + head + f"def step({', '.join(params)}):\n" + "".join(f"    {x}\n" for x in lines)
+                   + imports + "\n\n\n" + "".join(f"{fill(x)}\n" for x in pre) + decorator
+                   + f"def step({', '.join(params)}):\n" + "".join(f"    {fill(x)}\n" for x in body)
                    + _oracle(framework, [k for k in kinds if k is not None]))
             gens.append(Gen(framework, use.family, use.entry, wrapper, name, src))
     return gens, skipped
@@ -239,16 +319,17 @@ for path in sys.argv[2:]:
     except Exception as error:  # noqa: BLE001
         out[name] = "harness " + type(error).__name__
         continue
+    import numpy as np
     try:  # eagerly first: a use the framework rejects without XLA is not a compiler failure
         if sys.argv[1] == "jax":
             import jax
             with jax.disable_jit():
-                jax.block_until_ready(fn(*args))
+                want = np.asarray(jax.block_until_ready(fn(*args)))
         else:
             import tensorflow as tf
             tf.config.run_functions_eagerly(True)
             try:
-                fn(*args)
+                want = np.asarray(fn(*args))
             finally:
                 tf.config.run_functions_eagerly(False)
     except Exception as error:  # noqa: BLE001
@@ -258,7 +339,9 @@ for path in sys.argv[2:]:
         res = fn(*args)
         if sys.argv[1] == "jax":
             jax.block_until_ready(res)
-        out[name] = ""
+        got = np.asarray(res)
+        same = got.shape == want.shape and np.allclose(got, want, rtol=1e-4, atol=1e-5, equal_nan=True)
+        out[name] = "" if same else "wrong result"
     except Exception as error:  # noqa: BLE001 - the class is the verdict
         out[name] = type(error).__name__
 print(json.dumps(out))
@@ -278,7 +361,7 @@ def compile_check(framework: str, paths: list[Path]) -> dict[str, str]:
     return json.loads(lines[-1])
 
 
-STAGES = ("failing", "flagged", "offered", "changed", "compiles", "fixed")
+STAGES = ("failing", "flagged", "offered", "changed", "compiles", "fixed", "static")
 
 
 def run(gens: list[Gen], modes: list[str], jobs: int, out: Path) -> dict:
@@ -316,6 +399,9 @@ def run(gens: list[Gen], modes: list[str], jobs: int, out: Path) -> dict:
                 rows[r.case] = {"offered": sorted(set(r.offered)), "applied": sorted(set(r.applied)),
                                 "changed": r.changed, "compiles": bool(r.changed and c.get("xla_ok")),
                                 "fixed": bool(r.changed and c.get("status") == "PASS"),
+                                # compiles from shapes alone: a pass that recompiles per value is no real fix
+                                "static": bool(r.changed and c.get("status") == "PASS"
+                                               and c.get("fixed_static_ok") is True),
                                 "safe_changed_outputs": bool(r.changed and set(r.applied) == {"safe"}
                                                              and c.get("xla_ok")
                                                              and c.get("n_match") != c.get("n_checked")),
@@ -339,7 +425,7 @@ def table(results: dict, mode: str, by: str) -> list[tuple[str, list[int]]]:
         flags = [True, u["flagged"], bool(r.get("offered") and set(r["offered"]) & ({"safe", "unsafe"}
                                                                                     if mode == "unsafe" else {"safe"})),
                  r.get("changed", False), r.get("compiles", False), r.get("fixed", False),
-                 r.get("safe_changed_outputs", False)]
+                 r.get("static", False), r.get("safe_changed_outputs", False)]
         for i, f in enumerate(flags):
             counts[key][i] += bool(f)
     return sorted(counts.items())

@@ -3420,3 +3420,93 @@ def pooled(frames, length):
         grad=True,
     ),
 )
+
+# XLA119 (fixes25): a data-dependent tensor XLA rejects or gets wrong (tf_bounded_dynamic.json) that ends in
+# reductions gets the shared masked-reduction rewrite: tf.squeeze(tf.where(m)) as the indices of a
+# gather whose rows are reduced (through two names), and tf.ones_like of a selection summed (a count).
+EXAMPLES += (
+    Example(
+        "squeezed_where_indices_gathered_then_summed",
+        '''import tensorflow as tf
+
+
+def foreground_total(mask, probs):
+    flat_mask = tf.reshape(mask, [-1])
+    flat_probs = tf.reshape(probs, [-1])
+    fg = tf.squeeze(tf.where(flat_mask > 0.5))  # flag(XLA119): tf.squeeze(tf.where(flat_mask > 0.5))
+    fg_probs = tf.gather(flat_probs, fg)
+    return tf.reduce_sum(fg_probs * 2.0)
+''',
+        "unsafe",  # tf.squeeze of tf.where(m) lists rows only for a 1-D mask
+        ("return tf.reduce_sum(tf.where(flat_mask > 0.5, flat_probs * 2.0, 0))",),
+        inputs=(((2, 3), "unit"), ((2, 3), "float")),
+        grad=True,
+    ),
+    Example(
+        "ones_like_of_a_selection_counts_the_mask",
+        '''import tensorflow as tf
+
+
+def kept_mean(scores, keep):
+    kept = tf.boolean_mask(scores, keep > 0)
+    return tf.reduce_sum(kept) / tf.reduce_sum(tf.ones_like(kept))  # flag(XLA119): tf.ones_like(kept)
+''',
+        "unsafe",
+        ("tf.reduce_sum(tf.where(keep > 0, scores, 0)) / tf.reduce_sum(tf.where(keep > 0, tf.ones_like(scores), 0))",),
+        inputs=(((5,), "float"), ((5,), "mask")),
+        grad=True,
+    ),
+)
+
+# XLA204 (fixes25): tf.unique_with_counts whose counts are never read becomes tf.unique (UniqueWithCounts has
+# no XLA kernel, Unique has one: tf_xla_ops.json); y and idx are the same.
+EXAMPLES += (
+    Example(
+        "unique_with_counts_counts_unused_unpacked",
+        '''import tensorflow as tf
+
+
+def distinct_total(ids):
+    y, idx, _ = tf.unique_with_counts(ids)  # flag(XLA204): tf.unique_with_counts(ids)
+    return tf.reduce_sum(tf.gather(y, idx)) + tf.cast(tf.reduce_sum(y), tf.int32)
+''',
+        "safe",
+        ("y, idx = tf.unique(ids)",),
+        inputs=(((6,), "label"),),
+    ),
+    Example(
+        "unique_with_counts_values_indexed",
+        '''import tensorflow as tf
+
+
+def distinct_positions(v):
+    pos = tf.unique_with_counts(v, out_idx=tf.int64)[1]  # flag(XLA204): tf.unique_with_counts(v, out_idx=tf.int64)
+    return tf.reduce_sum(pos)
+''',
+        "safe",
+        ("pos = tf.unique(v, out_idx=tf.int64)[1]",),
+        inputs=(((6,), "label"),),
+    ),
+)
+
+# XLA111/XLA302 (fixes25): a Python range over a tensor's dimension (tf.shape(x)[k], directly or through a
+# name) loops over x.shape[k], the static size when traced, so Python unrolls it (rewrites/static_dims.py).
+EXAMPLES += (
+    Example(
+        "list_of_columns_over_range_of_a_shape_name",
+        '''import tensorflow as tf
+
+
+def scaled_columns(x):
+    n = tf.shape(x)[1]
+    columns = []
+    for j in range(n):
+        columns.append(x[:, j:j + 1] * float(j + 1))  # flag(XLA111): columns.append(x[:, j:j + 1] * float(j + 1))
+    return tf.concat(columns, axis=1)
+''',
+        "unsafe",  # unrolled; a dimension unknown when traced makes range raise
+        ("for j in range(x.shape[1]):",),
+        inputs=(((2, 3), "float"),),
+        grad=True,
+    ),
+)

@@ -482,6 +482,13 @@ MASKS = {
         "def f(b, m):\n    r = jnp.unique(m)\n    h = jnp.concatenate([r, jnp.ravel(b)])\n"
         "    return jnp.mean(jnp.square(h - 1.0))\n", "jnp.unique(m)",
         "    h = jnp.concatenate([jnp.unique(m, size=jnp.size(m)), jnp.ravel(b)])\n"),
+    # fixes25: the full jnp.argwhere table is jnp.indices stacked last, selected where the array is nonzero
+    "loss_over_the_full_argwhere_table": (
+        "def f(b, m):\n    r = jnp.argwhere(m > 0.5)\n    return jnp.mean(jnp.square(r - 1.0)) + jnp.sum(b)\n",
+        "jnp.argwhere(m > 0.5)", "jnp.indices(jnp.shape(m > 0.5)), axis=-1) - 1.0)), where=(m > 0.5)[..., None])"),
+    "max_over_the_full_argwhere_table_of_a_2d_mask": (
+        "def f(b, m):\n    return b * jnp.max(jnp.argwhere(jnp.reshape(m, (2, 2)) > 0.5))\n",
+        "jnp.argwhere(jnp.reshape(m, (2, 2)) > 0.5)", "jnp.indices(jnp.shape(jnp.reshape(m, (2, 2)) > 0.5))"),
 }
 
 

@@ -66,7 +66,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.dtypes import INT_DTYPES
-from xlacheck.diagnostics import Fix
+from xlacheck.diagnostics import Edit, Fix
 from xlacheck.rewrites._expr import arg, call_name, kw, static_int
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block, rewriter
 from xlacheck.rewrites._source import Source
@@ -212,6 +212,37 @@ def _counts_per_item(src: Source, node: ast.Call) -> Fix | None:
                     "output size is data; it takes n^2 memory for n items)", edits, reasons)
 
 
+def _unique_without_counts(src: Source, node: ast.Call) -> Fix | None:
+    """``tf.unique_with_counts(x)`` whose counts are never read -> ``tf.unique(x)``: the op table
+    (``xlacheck/data/tf_xla_ops.json``) measured ``UniqueWithCounts`` without an XLA kernel and
+    ``Unique`` with one, and the two ops return the same ``y`` and ``idx`` (first-occurrence order,
+    ``out_idx``'s dtype). Read as ``[0]``/``[1]``/``.y``/``.idx`` of the call, or unpacked as
+    ``y, idx, count = ...`` with ``count`` never read (``_`` included) in the function. SAFE:
+    the same op family, values, dtypes and shapes."""
+    if call_name(src, node) not in ("tf.unique_with_counts", "tf.math.unique_with_counts") \
+            or any(k.arg not in ("x", "out_idx", "name") for k in node.keywords):
+        return None
+    parent = src.parents.get(node)
+    func_text = f"{src.tf}.unique"
+    call = replace(src, node.func, func_text)
+    message = ("Use tf.unique, which has an XLA kernel (UniqueWithCounts has none; the counts are never read, "
+               "and y and idx are the same)")
+    if isinstance(parent, ast.Subscript) and parent.value is node and static_int(src, parent.slice) in (0, 1):
+        return make_fix(message, [call])
+    if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in ("y", "idx"):
+        return make_fix(message, [call])
+    if not (isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Tuple) and len(parent.targets[0].elts) == 3):
+        return None
+    count = parent.targets[0].elts[2]
+    func = src.function_of(parent)
+    if func is None or not isinstance(count, ast.Name) or src.loads_of(count.id, func):
+        return None
+    first, second = parent.targets[0].elts[:2]
+    return make_fix(message, [Edit(src.start(first), src.end(count), f"{src.segment(first)}, {src.segment(second)}"),
+                              call])
+
+
 @rewriter(ast.Call)
 def rewrite_counting(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.Call) or src.tf is None:
@@ -220,7 +251,7 @@ def rewrite_counting(src: Source, node: ast.AST) -> Fix | None:
     if name in ("tf.math.bincount", "tf.bincount"):
         return _bincount(src, node)
     if name in UNIQUE:
-        return _counts_per_item(src, node) or explain(
+        return _counts_per_item(src, node) or _unique_without_counts(src, node) or explain(
                        "The number of unique values depends on the data, so no fixed-size op returns the same "
                        "tensor. If the values are ids below a known bound K, use "
                        "counts = tf.reduce_sum(tf.one_hot(ids, K), axis=0) and the mask counts > 0 instead of "

@@ -110,6 +110,13 @@ def sized_selection(src: Source, jnp: str, node: ast.AST) -> tuple[str, str] | N
     if isinstance(parent, ast.Subscript) and parent.slice is node:
         return None  # an index: jax_masks reads x[jnp.nonzero(m)[0]] as x[m]
     axis: int | None = None
+    if name == "jax.numpy.argwhere" and node is call:
+        # the whole coordinate table: row p of argwhere(a) is the p-th nonzero entry's coordinates, which are
+        # the entries of jnp.indices(a.shape) stacked last, selected where a != 0 (NumPy's definition); the
+        # mask gets the coordinate axis (size 1) so that it broadcasts over the stacked coordinates
+        array = args["a"]
+        return (f"{jnp}.stack({jnp}.indices({jnp}.shape({src.segment(array)})), axis=-1)",
+                f"({_nonzero(src, jnp, array)})[..., None]")
     if name in _POSITIONS or name == "jax.numpy.argwhere":
         if name == "jax.numpy.argwhere":
             parts = picked.elts if isinstance(picked, ast.Tuple) else []

@@ -253,6 +253,9 @@ def _mask_operands(src: Source, mask: ast.expr | None) -> set[str]:
             and not isinstance(src.parents.get(n), ast.Attribute)}
 
 
+_CONSTANT_LIKE = frozenset({"tf.ones_like", "tf.zeros_like"})
+
+
 def _lift(src: Source, node: ast.expr, state: _Masked, role: str = "value") -> str:
     """The text of ``node`` with every selection replaced by its full tensor. ``role`` is
     "labels" for the labels of a per-example loss (replaced by 0 where the mask is false) and
@@ -301,6 +304,11 @@ def _lift(src: Source, node: ast.expr, state: _Masked, role: str = "value") -> s
         if name in ELEMENTWISE_UNARY and len(node.args) == 1 and not node.keywords:
             state.smooth &= name in SMOOTH_UNARY
             return f"{src.segment(node.func)}({_lift(src, node.args[0], state)})"
+        if name in _CONSTANT_LIKE and len(node.args) == 1 and all(k.arg == "dtype" for k in node.keywords):
+            # one value per entry, whatever the entry holds: a count of the selection is a count of the mask
+            # (XLA itself gives tf.ones_like of a selection the padded bound's shape: tf_bounded_dynamic.json)
+            dtype = "".join(f", dtype={src.segment(k.value)}" for k in node.keywords)
+            return f"{src.segment(node.func)}({_lift(src, node.args[0], state)}{dtype})"
         if name in PER_EXAMPLE_LOSSES:
             position, keyword = PER_EXAMPLE_LOSSES[name]
             prediction = "y_pred" if keyword == "y_true" else "logits"
@@ -752,15 +760,25 @@ def _starts_line(src: Source, stmt: ast.stmt) -> bool:
     return src.lines[stmt.lineno - 1][: stmt.col_offset].strip() == "" and stmt.col_offset > 0
 
 
-def _consumers_of(src: Source, assign: ast.Assign) -> list[ast.AST] | None:
-    """Every consumer of the name ``assign`` binds, if each read of it is in a rewritable one."""
+def _consumers_of(src: Source, assign: ast.Assign, depth: int = 2) -> list[ast.AST] | None:
+    """Every consumer of the name ``assign`` binds, if each read of it is in a rewritable one. A
+    read that is the data or index of a selection bound to another name (``idx = tf.squeeze(
+    tf.where(m))``; ``rows = tf.gather(x, idx)``) is consumed where that name is: ``_consumer``
+    resolves the selection through both assignments (at most ``depth`` names deep)."""
     if not (len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name)):
         return None
     consumers: list[ast.AST] = []
     for load in src.loads_of(assign.targets[0].id, src.scope_of(assign)):
         found = next((a for a in [load, *src.ancestors(load)] if _consumer(src, a) is not None), None)
         if found is None:
-            return None
+            outer = src.statement_of(load)
+            if depth == 0 or not isinstance(outer, ast.Assign) or outer is assign:
+                return None
+            more = _consumers_of(src, outer, depth - 1)
+            if not more:
+                return None
+            consumers += [c for c in more if c not in consumers]
+            continue
         if found not in consumers:
             consumers.append(found)
     return consumers

@@ -222,6 +222,10 @@ class DataDependentShapeOp(Rule):
       1]), tf.reshape(x, [1, -1])), D), axis=1)` with `D` the `out_idx` dtype, and `x`. Safe for
       integer `x` (dtype certain from its binding); unsafe otherwise (unique counts each NaN
       apart, the comparison matches none). It takes n^2 booleans of memory for n items.
+    - `tf.unique_with_counts(x)` whose counts are never read (`[0]`, `[1]`, `.y`, `.idx` of the
+      call, or `y, idx, count = ...` with `count` unread) becomes `tf.unique(x)`: the op table has
+      no XLA kernel for UniqueWithCounts and one for Unique, and both return the same `y` and
+      `idx`. Safe.
 
     Other ops get an explanation only: `segment_max/min` fill empty segments differently from
     their unsorted forms, and `tf.unique` with other uses of its outputs, sparse, set and other

@@ -155,7 +155,8 @@ class JaxTracedShape(Rule):
     partner of leading size 1, which broadcasts). A data-sized result that is a selection of a static
     array (NumPy's definitions, measured under `jax.jit`) is read as one by every consumer above:
     `jnp.nonzero(a)[k]`/`jnp.where(a)[k]`/`jnp.argwhere(a)[:, k]` (positions: `broadcasted_iota`
-    where `a != 0`), `jnp.flatnonzero(a)`, `jnp.extract/compress(c, a)` (`jnp.ravel(a)` where `c`;
+    where `a != 0`), the full `jnp.argwhere(a)` (`jnp.indices(a.shape)` stacked last, where
+    `(a != 0)[..., None]`), `jnp.flatnonzero(a)`, `jnp.extract/compress(c, a)` (`jnp.ravel(a)` where `c`;
     unsafe if `c` has another size), `jnp.unique(a)` and the values of `unique_counts/_all/_inverse`
     (`jnp.unique(a, size=a.size)` where `unique_counts(...).counts > 0`), `jnp.setdiff1d/intersect1d/
     union1d/setxor1d` (the same through `jnp.isin`; measured on finite values only) and

@@ -70,11 +70,16 @@ class LoopGrownTensor(Rule):
     TensorFlow op's result, unsafe when it is only a parameter (a Python list passed there would
     be packed first). A `tf.while_loop` body that returns a grown loop variable has a data-dependent
     trip count, so it gets an explanation only (loop over a static maximum with a `done` mask).
+
+    A Python `range` over a tensor's dimension (`tf.shape(x)[k]`, or a name bound once to it) in
+    TensorFlow code loops over `x.shape[k]` instead, the size known when traced, so Python unrolls
+    the loop (`rewrites/static_dims.py`). Unsafe: the loop is unrolled (one copy of its body per
+    step), and a dimension unknown when traced (None in an input_signature) makes `range` raise.
     """
 
     code = "XLA206"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_loop",)
+    fix = ("rewrite_loop", "rewrite_static_dim_range")
     name = "loop-grown-tensor"
     node_types = (ast.Assign, ast.Return)
     in_helpers = True

@@ -69,14 +69,20 @@ class OpOnBoundedDynamicTensor(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: the right rewrite depends on what the code does with the result (name the axis, count
-    the mask, or keep the full tensor and weight it by the mask).
+    Fixed only where the data-dependent tensor ends in reductions (the shared masked-reduction model,
+    `docs/fixes.md`): the reductions then run on the full tensor masked with `tf.where`, so no
+    data-dependent length is left. `tf.squeeze(tf.where(m))` used as the indices of a `tf.gather`
+    whose rows are only reduced (through names too), and `tf.ones_like` of a selection summed (a
+    count of the mask), are rewritten so; the fix is unsafe, and says why: a mask of another rank than
+    the values (a lower-rank mask broadcasts against other axes; `tf.squeeze` lists rows only for a
+    1-D mask). Elsewhere no fix: the right rewrite depends on what the code does with the result
+    (name the axis, count the mask, or keep the full tensor and weight it by the mask).
     """
 
     code = "XLA119"
     name = "op-on-bounded-dynamic-tensor"
     node_types = (ast.Call,)
-    fix = None  # the right rewrite depends on what the code does with the result (see Fix safety)
+    fix = ("rewrite_masked",)
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(m):\n"

@@ -86,12 +86,17 @@ class PythonScalarOfTensor(Rule):
     wraps). A printed `float(t)`/`int(t)` becomes `jax.debug.print` of the array (unsafe: it
     prints each run and formats the array); `range(n)` of a parameter that no `lax` loop can take
     (the body appends to a list) makes `n` static in `jax.jit` (unsafe: a compile per value).
+
+    A Python `range` over a tensor's dimension (`tf.shape(x)[k]`, or a name bound once to it) in
+    TensorFlow code loops over `x.shape[k]` instead, the size known when traced, so Python unrolls
+    the loop (`rewrites/static_dims.py`). Unsafe: the loop is unrolled (one copy of its body per
+    step), and a dimension unknown when traced (None in an input_signature) makes `range` raise.
     """
 
     code = "XLA302"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_builtin_call", "rewrite_jax_loop", "rewrite_jax_host_read", "rewrite_jax_debug_print",
-           "rewrite_jax_static_argument")
+           "rewrite_jax_static_argument", "rewrite_static_dim_range")
     name = "python-scalar-of-tensor"
     node_types = (ast.Call,)
 

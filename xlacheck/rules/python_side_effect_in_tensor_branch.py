@@ -90,10 +90,15 @@ class PythonSideEffectInTensorBranch(Rule):
 
     A `nonlocal` or `global` assignment under a tensor `if` gets the fix of that `if`, which is
     `tf.where` or `tf.cond`, with their safety conditions.
+
+    A Python `range` over a tensor's dimension (`tf.shape(x)[k]`, or a name bound once to it) in
+    TensorFlow code loops over `x.shape[k]` instead, the size known when traced, so Python unrolls
+    the loop (`rewrites/static_dims.py`). Unsafe: the loop is unrolled (one copy of its body per
+    step), and a dimension unknown when traced (None in an input_signature) makes `range` raise.
     """
 
     code = "XLA111"
-    fix = ("rewrite_if", "rewrite_loop")
+    fix = ("rewrite_if", "rewrite_loop", "rewrite_static_dim_range")
     name = "python-side-effect-in-tensor-branch"
     node_types = (ast.Call, ast.Assign, ast.AugAssign)
 
