@@ -924,7 +924,7 @@ class TorchHostSyncInStep(ModuleRule):
                 "        super().__init__()\n"
                 "        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 2, batch_first=True), 2)\n\n"
                 "    def forward(self, x):\n"
-                "        mask = torch.triu(torch.full((x.shape[1], x.shape[1]), float('-inf'), device=x.device), 1)\n"
+                "        mask = nn.Transformer.generate_square_subsequent_mask(x.shape[1], device=x.device)\n"
                 "        return self.enc(x, mask=mask, is_causal=True)\n\n"
                 "def train(model, loader, opt):\n    for x in loader:\n        model(x).sum().backward()\n"
                 "        opt.step()\n",
@@ -1242,7 +1242,7 @@ class TorchHostSyncInStep(ModuleRule):
                 "        super().__init__()\n"
                 "        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 2, batch_first=True), 2)\n\n"
                 "    def forward(self, x):\n"
-                "        mask = torch.triu(torch.full((x.shape[1], x.shape[1]), float('-inf'), device=x.device), 1)\n"
+                "        mask = nn.Transformer.generate_square_subsequent_mask(x.shape[1], device=x.device)\n"
                 "        return self.enc(x, mask=mask)\n\n"
                 "def train(model, loader, opt):\n    for x in loader:\n        model(x).sum().backward()\n"
                 "        opt.step()\n",
