@@ -23,6 +23,12 @@ device-to-host copy) and the ``aten::_local_scalar_dense`` counter (a ``.item()`
   rejects the probe's parameters, ``SparseAdam``/``Muon``, is recorded with its error).
   XLA350 reads them: ``opt.step()`` in a step, where the file
   builds ``opt`` from a class that reads, is a host read at every step.
+* ``modules``: ``torch.nn`` module calls with and without a mask argument and its causal hint
+  (``Transformer(src, tgt, tgt_mask=m)``), run three times in a training step on the XLA device
+  (forward and backward; the third call is measured). ``class``/``argument``/``position``/``hint``
+  say which call a row stands for: the argument given, the hint keyword absent. XLA350 reads the
+  rows that read: such a call, on an object the file builds from that class, in step code.
+  ``--only-modules`` reruns this section alone and merges it into ``--out``.
 * ``functions``: Python and NumPy functions handed a device tensor (``math.isnan(loss)``,
   ``str(t)``, ``range(n)`` of an integer tensor, ``"%.3f" % loss``, ``"{}".format(loss)``,
   ``xm.master_print(t)``, ``torch.tensor([t, t * 2])``: a probe that hands a list display tells XLA350
@@ -145,6 +151,121 @@ SIZES: dict[str, tuple[str, str]] = {
 
 # Tensor attributes the sweep does not call: they need arguments of their own kind, change global
 # state, or hand the tensor to another runtime (no Python value comes back to compare).
+_T = "torch.nn.Transformer(8, 2, 1, 1, 16, dropout=0.0, batch_first=True)"
+_E = ("torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True), 1, "
+      "enable_nested_tensor=False)")
+_D = "torch.nn.TransformerDecoder(torch.nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0, batch_first=True), 1)"
+_EL = "torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True)"
+_DL = "torch.nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0, batch_first=True)"
+_MHA = "torch.nn.MultiheadAttention(8, 2, batch_first=True)"
+# row -> (the module class, the argument the row gives (None: none), its position after self, the hint keyword
+# the row leaves out (None: none), how the module is built, the call: `s` a (2, 6, 8) source, `t` a (2, 5, 8)
+# target, `ms`/`mt` the square causal masks of generate_square_subsequent_mask, `mm` a zero memory mask, `pad` a
+# boolean key-padding mask; all computed lazily on the device in the step)
+MODULE_CALLS: dict[str, tuple[str, str | None, int, str | None, str, str]] = {
+    "torch.nn.Transformer": ("torch.nn.Transformer", None, -1, None, _T, "w(s, t)"),
+    "torch.nn.Transformer(src_mask)": ("torch.nn.Transformer", "src_mask", 2, "src_is_causal", _T,
+                                       "w(s, t, src_mask=ms)"),
+    "torch.nn.Transformer(src_mask, src_is_causal=True)": ("torch.nn.Transformer", "src_mask", 2, None, _T,
+                                                           "w(s, t, src_mask=ms, src_is_causal=True)"),
+    "torch.nn.Transformer(tgt_mask)": ("torch.nn.Transformer", "tgt_mask", 3, "tgt_is_causal", _T,
+                                       "w(s, t, tgt_mask=mt)"),
+    "torch.nn.Transformer(tgt_mask, tgt_is_causal=True)": ("torch.nn.Transformer", "tgt_mask", 3, None, _T,
+                                                           "w(s, t, tgt_mask=mt, tgt_is_causal=True)"),
+    "torch.nn.Transformer(memory_mask)": ("torch.nn.Transformer", "memory_mask", 4, None, _T,
+                                          "w(s, t, memory_mask=mm)"),
+    "torch.nn.TransformerEncoder": ("torch.nn.TransformerEncoder", None, -1, None, _E, "w(s)"),
+    "torch.nn.TransformerEncoder(mask)": ("torch.nn.TransformerEncoder", "mask", 1, "is_causal", _E, "w(s, mask=ms)"),
+    "torch.nn.TransformerEncoder(mask, is_causal=True)": ("torch.nn.TransformerEncoder", "mask", 1, None, _E,
+                                                          "w(s, mask=ms, is_causal=True)"),
+    "torch.nn.TransformerEncoder(src_key_padding_mask)": ("torch.nn.TransformerEncoder", "src_key_padding_mask", 2,
+                                                          None, _E, "w(s, src_key_padding_mask=pad)"),
+    "torch.nn.TransformerDecoder": ("torch.nn.TransformerDecoder", None, -1, None, _D, "w(t, s)"),
+    "torch.nn.TransformerDecoder(tgt_mask)": ("torch.nn.TransformerDecoder", "tgt_mask", 2, "tgt_is_causal", _D,
+                                              "w(t, s, tgt_mask=mt)"),
+    "torch.nn.TransformerDecoder(tgt_mask, tgt_is_causal=True)": ("torch.nn.TransformerDecoder", "tgt_mask", 2, None,
+                                                                  _D, "w(t, s, tgt_mask=mt, tgt_is_causal=True)"),
+    "torch.nn.TransformerDecoder(memory_mask)": ("torch.nn.TransformerDecoder", "memory_mask", 3, None, _D,
+                                                 "w(t, s, memory_mask=mm)"),
+    "torch.nn.TransformerEncoderLayer(src_mask)": ("torch.nn.TransformerEncoderLayer", "src_mask", 1, "is_causal",
+                                                   _EL, "w(s, src_mask=ms)"),
+    "torch.nn.TransformerDecoderLayer(tgt_mask)": ("torch.nn.TransformerDecoderLayer", "tgt_mask", 2,
+                                                   "tgt_is_causal", _DL, "w(t, s, tgt_mask=mt)"),
+    "torch.nn.MultiheadAttention(attn_mask)": ("torch.nn.MultiheadAttention", "attn_mask", 5, "is_causal", _MHA,
+                                               "w(s, s, s, attn_mask=ms)"),
+    "torch.nn.MultiheadAttention(key_padding_mask)": ("torch.nn.MultiheadAttention", "key_padding_mask", 3, None,
+                                                      _MHA, "w(s, s, s, key_padding_mask=pad)"),
+}
+
+# The module-call probes: each row's module built on the device and called three times in a training step
+# (forward, a sum of the output, backward); the third call is measured.
+_MODULES = r'''
+import json, sys, warnings
+warnings.filterwarnings("ignore")
+import torch, torch_xla
+import torch_xla.debug.metrics as met
+device = torch_xla.device()
+spec = json.loads(open(sys.argv[1]).read())
+
+def counts():
+    transfers = met.metric_data("TransferFromDeviceTime")
+    return (transfers[0] if transfers else 0, met.counter_value("aten::_local_scalar_dense") or 0)
+
+def settle():
+    try:
+        torch_xla.sync()
+    except Exception:
+        pass
+
+out = {}
+for name, (build, call) in spec.items():
+    torch.manual_seed(0)
+    try:
+        w = eval(build, {"torch": torch}).to(device)
+        x = torch.randn(2, 6, 8).to(device)
+        y = torch.randn(2, 5, 8).to(device)
+        torch_xla.sync()
+        got = []
+        for _ in range(3):
+            torch_xla.sync()
+            before = counts()
+            s, t = x * 1.0, y * 1.0
+            env = {"w": w, "s": s, "t": t, "torch": torch,
+                   "ms": torch.nn.Transformer.generate_square_subsequent_mask(6, device=device),
+                   "mt": torch.nn.Transformer.generate_square_subsequent_mask(5, device=device),
+                   "mm": torch.zeros(5, 6, device=device),
+                   "pad": (s[..., 0] * 0 + torch.arange(6, device=device)) > 4}
+            r = eval(call, env)
+            (r[0] if isinstance(r, tuple) else r).sum().backward()
+            after = counts()
+            settle()
+            got.append({"transfers": after[0] - before[0], "scalar_reads": after[1] - before[1]})
+        out[name] = {**got[-1], "error": None}
+    except Exception as exc:  # recorded, never guessed
+        out[name] = {"transfers": None, "scalar_reads": None, "error": f"{type(exc).__name__}: {exc}"[:200]}
+    settle()
+print(json.dumps({"torch": torch.__version__, "torch_xla": torch_xla.__version__, "modules": out}))
+'''
+
+
+def run_modules(python: str, scratch: Path) -> dict[str, dict]:
+    """The ``modules`` section's probes, in a fresh torch_xla process."""
+    spec = scratch / "modules.json"
+    spec.write_text(json.dumps({name: [row[4], row[5]] for name, row in MODULE_CALLS.items()}))
+    worker = scratch / "modules_worker.py"
+    worker.write_text(_MODULES)
+    proc = subprocess.run([python, str(worker), str(spec)], check=True, capture_output=True, text=True,
+                          env={**os.environ, "PJRT_DEVICE": "CPU"}, timeout=1800)
+    return json.loads(proc.stdout.strip().splitlines()[-1])["modules"]
+
+
+def build_modules(got: dict[str, dict]) -> dict[str, dict]:
+    return {name: {"class": cls, "argument": argument, "position": position, "hint": hint, "builds": build_,
+                   "call": call, "transfers": got[name]["transfers"], "scalar_reads": got[name]["scalar_reads"],
+                   "error": got[name]["error"], "reads": _verdict(got[name])}
+            for name, (cls, argument, position, hint, build_, call) in MODULE_CALLS.items()}
+
+
 SKIPPED_METHODS = frozenset({
     "backward", "register_hook", "register_post_accumulate_grad_hook", "share_memory_", "pin_memory", "cuda",
     "resize_", "resize_as_", "set_", "storage", "untyped_storage", "apply_", "map_", "map2_", "record_stream",
@@ -437,6 +558,7 @@ def run_probes(python: str, scratch: Path, methods: list[str] | None = None) -> 
     proc = subprocess.run([python, str(worker), str(spec)], check=True, capture_output=True, text=True,
                           env={**os.environ, "PJRT_DEVICE": "CPU"}, timeout=900)
     got = json.loads(proc.stdout.strip().splitlines()[-1])
+    got["modules"] = run_modules(python, scratch)
     got["methods"] = run_sweep(python, scratch, methods)
     got["params"] = positional_params(python, scratch)
     return got
@@ -469,7 +591,8 @@ def build(got: dict) -> dict:
                for key, row in sorted(got["methods"].items())}
     return {"command": COMMAND, "generated": dt.date.today().isoformat(), "device": "PJRT_DEVICE=CPU",
             "torch": got["torch"], "torch_xla": got["torch_xla"], "schema": 2, "sinks": sinks,
-            "optimizers": optimizers, "functions": functions, "sizes": sizes, "methods": methods}
+            "optimizers": optimizers, "functions": functions, "sizes": sizes, "methods": methods,
+            "modules": build_modules(got["modules"])}
 
 
 def check_table(python: str, path: Path, sample: int = 0) -> int:
@@ -488,7 +611,7 @@ def check_table(python: str, path: Path, sample: int = 0) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         fresh = build(run_probes(python, Path(tmp), only))
     differences = []
-    for section in ("sinks", "optimizers", "functions", "sizes", "methods"):
+    for section in ("sinks", "optimizers", "functions", "sizes", "methods", "modules"):
         names = set(fresh[section]) if section == "methods" and only is not None else \
             set(table.get(section, {})) | set(fresh[section])
         for name in sorted(names):
@@ -498,7 +621,7 @@ def check_table(python: str, path: Path, sample: int = 0) -> int:
     for key in ("torch", "torch_xla"):
         if (line := _table_check.difference(key, table[key], fresh[key])):
             differences.append(line)
-    checked = sum(len(fresh[s]) for s in ("sinks", "optimizers", "functions", "sizes", "methods")) + 2
+    checked = sum(len(fresh[s]) for s in ("sinks", "optimizers", "functions", "sizes", "methods", "modules")) + 2
     return _table_check.report("generate_torch_host_table", checked, differences,
                                f"torch {fresh['torch']}, torch_xla {fresh['torch_xla']}")
 
@@ -512,7 +635,18 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --check: re-measure N rows of the Tensor-method sweep (0: all ~1,700, minutes)")
     ap.add_argument("--refresh-params", action="store_true",
                     help="fill the sizes rows' params into the existing --out file (torch only, no device probes)")
+    ap.add_argument("--only-modules", action="store_true",
+                    help="rerun only the modules section's probes and merge them into the existing --out file")
     args = ap.parse_args(argv)
+    if args.only_modules:
+        import tempfile
+
+        table = json.loads(args.out.read_text())
+        with tempfile.TemporaryDirectory() as tmp:
+            table["modules"] = build_modules(run_modules(args.python, Path(tmp)))
+        args.out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
+        print("modules that read: " + ", ".join(n for n, r in table["modules"].items() if r["reads"]))
+        return 0
     if args.refresh_params:
         import tempfile
 

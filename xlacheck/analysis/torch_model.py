@@ -3361,6 +3361,10 @@ class _Walker:
             return OPTIMIZER
         if name in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
             return TENSOR | GRAD
+        if name in ("torch.nn.Transformer.generate_square_subsequent_mask",
+                    "torch.nn.modules.transformer.Transformer.generate_square_subsequent_mask"):
+            # a factory (torch.triu of torch.full): a tensor; on the device it is given, else on the CPU
+            return TENSOR if any(k.arg == "device" for k in c.keywords) else TENSOR | CPU
         if name.startswith("torch.nn.") and not name.startswith("torch.nn.functional.") and not name.startswith("torch.nn.utils."):
             leaf = name.rsplit(".", 1)[-1]
             if leaf[:1].isupper():

@@ -45,6 +45,10 @@ _INDEX_FIX = ("index with a 1-element tensor instead (`v.index_select(0, i.view(
               "stays on the device")
 # A call that sizes its result from the values (F.one_hot without num_classes): the size is needed now.
 _ARGUMENT_FIX = "pass the left-out argument as a Python int (`F.one_hot(y, num_classes)`): the size is then static"
+# nn.Transformer* handed a mask and no causal hint test the mask on the host (torch's _detect_is_causal_mask).
+_CAUSAL_TEST = "torch tests on the host whether the mask is causal"
+_CAUSAL_FIX = ("pass the hint (`is_causal=True` / `tgt_is_causal=True` with a causal mask, `False` otherwise): torch "
+               "then trusts it and tests nothing")
 # A checkpoint needs the values on the host: only fewer of them help.
 _SAVE_FIX = "checkpoint every N steps or after the epoch (`xm.save` copies the state to the CPU once)"
 _BRANCHES = frozenset({"`if tensor:`", "`while tensor:`", "`assert tensor`", "`a if tensor else b`",
@@ -178,6 +182,7 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
     out.extend(_method_reads(torch, table.get("methods", {}), resolve))
     out.extend(_size_reads(torch, resolve, table.get("sizes", {})))
     out.extend(_argument_reads(torch, resolve))
+    out.extend(_module_call_reads(ctx, table.get("modules", {})))
     clip = optimizers.get("torch.nn.utils.clip_grad_norm_(error_if_nonfinite=True)")
     for node in torch.nodes if clip else ():
         if isinstance(node, ast.Call) and resolve(node.func) in ("torch.nn.utils.clip_grad_norm_",
@@ -185,6 +190,40 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
                 and any(k.arg == "error_if_nonfinite" and isinstance(k.value, ast.Constant) and k.value.value is True
                         for k in node.keywords):
             out.append((node, "`clip_grad_norm_(error_if_nonfinite=True)` (it tests the norm on the host)"))
+    return out
+
+
+def _module_call_reads(ctx: ModuleContext, rows: dict[str, dict]) -> list[tuple[ast.AST, str]]:
+    """Calls of ``torch.nn`` modules that the host table's ``modules`` rows measured reading a value
+    back (tools/generate_torch_host_table.py): an object the file builds from that class (``self.enc =
+    nn.TransformerEncoder(...)``), called in step code with the row's mask argument a proven device
+    tensor and without the row's causal hint (``self.enc(x, mask=causal)``: torch compares the mask with
+    a causal mask and turns the result into a Python bool to choose its kernel)."""
+    torch, resolve = ctx.torch, ctx.facts.aliases.resolve
+    reading: dict[str, list[dict]] = {}
+    for row in rows.values():
+        if row.get("reads") and row.get("argument") and row.get("hint"):
+            reading.setdefault(row["class"], []).append(row)
+    arguments = {row["argument"] for group in reading.values() for row in group}
+    out: list[tuple[ast.AST, str]] = []
+    built: dict[str, str | None] = {}
+    for node in torch.nodes if reading else ():
+        if not isinstance(node, ast.Call) or not isinstance(node.func, (ast.Name, ast.Attribute)) or any(
+                k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+            continue
+        if not any(k.arg in arguments for k in node.keywords) and len(node.args) < 2:
+            continue
+        key = ast.unparse(node.func)
+        if key not in built:
+            built[key] = built_from(ctx.tree, node.func, resolve)
+        for row in reading.get(built[key] or "", ()):
+            given = [k.value for k in node.keywords if k.arg == row["argument"]] + node.args[row["position"]:][:1]
+            hinted = any(k.arg == row["hint"] and not (isinstance(k.value, ast.Constant) and k.value.value is None)
+                         for k in node.keywords)
+            if not hinted and any(torch.tensor(v) and not torch.of(v) & CPU for v in given):
+                cls = row["class"].rsplit(".", 1)[-1]
+                out.append((node, f"`{cls}(..., {row['argument']}=mask)` with no `{row['hint']}=` hint "
+                                  f"({_CAUSAL_TEST}: measured {row['transfers']} device-to-host transfer per call)"))
     return out
 
 
@@ -537,7 +576,11 @@ class TorchHostSyncInStep(ModuleRule):
     named `*sched*`, stepped with one proven device tensor is taken for the plateau scheduler: the
     only torch scheduler whose step takes a value), `opt.step()`
     where the file builds `opt` from an optimizer whose step reads values back (`Adafactor`,
-    `ASGD`, `Rprop`, `LBFGS`), `clip_grad_norm_(..., error_if_nonfinite=True)`, and the Python
+    `ASGD`, `Rprop`, `LBFGS`), `clip_grad_norm_(..., error_if_nonfinite=True)`, a call of a
+    module its `modules` rows measured testing a mask on the host (an `nn.Transformer`,
+    `nn.TransformerEncoder` or `nn.TransformerDecoder` the file builds, handed `src_mask`/`mask`/
+    `tgt_mask` as a proven device tensor without the `src_is_causal`/`is_causal`/`tgt_is_causal`
+    hint: torch compares the mask with a causal one to pick its kernel), and the Python
     functions and formatting its `functions` rows saw read a device tensor (`math.isnan(loss)`,
     `math.exp(t)`, `str(t)`, `format(t, ".3f")`, `range(n)` of an integer tensor, `"%.3f" % loss`,
     `"{}".format(loss)`, `any()`/`all()`/`sorted()`/`max()`/`min()` of tensors, `x in t`,
@@ -922,6 +965,16 @@ class TorchHostSyncInStep(ModuleRule):
                 "        if torch.is_autocast_enabled() and torch.isinf(h).any():\n"
                 "            h = h.clamp(-1e4, 1e4)\n        h.sum().backward()\n        opt.step()\n",
                 torch_xla=True),
+        # the causal hint given: torch trusts it and tests no mask on the host (torch_xla_host.json `modules`)
+        Example("import torch\nfrom torch import nn\n\nclass LM(nn.Module):\n    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 2, batch_first=True), 2)\n\n"
+                "    def forward(self, x):\n"
+                "        mask = nn.Transformer.generate_square_subsequent_mask(x.shape[1], device=x.device)\n"
+                "        return self.enc(x, mask=mask, is_causal=True)\n\n"
+                "def train(model, loader, opt):\n    for x in loader:\n        model(x).sum().backward()\n"
+                "        opt.step()\n",
+                torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -1253,6 +1306,25 @@ class TorchHostSyncInStep(ModuleRule):
                             "(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from "
                             "`xm.add_step_closure(fn, args=(t,))`"),
                 )),
+        # nn.TransformerEncoder handed a device mask without `is_causal`: torch compares it with a causal mask and
+        # turns the result into a Python bool (torch_xla_host.json `modules`, 1 transfer per call)
+        Example("import torch\nfrom torch import nn\n\nclass LM(nn.Module):\n    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 2, batch_first=True), 2)\n\n"
+                "    def forward(self, x):\n"
+                "        mask = nn.Transformer.generate_square_subsequent_mask(x.shape[1], device=x.device)\n"
+                "        return self.enc(x, mask=mask)\n\n"
+                "def train(model, loader, opt):\n    for x in loader:\n        model(x).sum().backward()\n"
+                "        opt.step()\n",
+                torch_xla=True,
+                expected=(
+                    (11, 16, "`TransformerEncoder(..., mask=mask)` with no `is_causal=` hint (torch tests on the "
+                             "host whether the mask is causal: measured 1 device-to-host transfer per call) reads a "
+                             "torch tensor on the host inside a torch_xla step (LM.forward (torch code declared to "
+                             "run on XLA)): the pending graph runs and is cut here; pass the hint (`is_causal=True` "
+                             "/ `tgt_is_causal=True` with a causal mask, `False` otherwise): torch then trusts it and "
+                             "tests nothing"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -1304,6 +1376,7 @@ class TorchHostSyncInStep(ModuleRule):
             advice = _BRANCH_FIX if what in _BRANCHES else _NUMBER_FIX if what.startswith("a tensor as the number") \
                 else _SIZE_FIX if what.startswith("a tensor as a") \
                 else _INDEX_FIX if what == _INDEX_READ else _ARGUMENT_FIX if " without `" in what \
+                else _CAUSAL_FIX if _CAUSAL_TEST in what \
                 else _SAVE_FIX if what.startswith("`torch.save") else _FIX
             ctx.report(self, node, f"{what} reads a torch tensor on the host inside a torch_xla step ({where}): "
                                    f"the pending graph runs and is cut here; {advice}", fix=fix, set_aside=aside)
