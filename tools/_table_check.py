@@ -97,3 +97,38 @@ def gate(tool: str, module: str, python: str, check: bool, run_check: Callable[[
         print(f"{tool}: {reason}", file=sys.stderr)
         return 2
     return None
+
+
+def entries_table_main(argv: list[str] | None, *, tool: str, description: str, default_out: Any,
+                       measure: Callable[[], dict[str, Any]], framework: str = "tensorflow") -> int:
+    """``main`` of a generator whose table maps each API to rows of ``{"input": ..., "outcome": ...}``
+    (``generate_bounded_dynamic_table``, ``generate_ragged_table``): write the table measured now,
+    or with ``--check`` re-measure every probe and compare outcomes with the checked-in file."""
+    import argparse
+    from pathlib import Path
+
+    def facts(table: dict[str, Any]) -> dict[str, str]:
+        return {f"{api} {e['input']}": e["outcome"] for api, rows in table["entries"].items() for e in rows}
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--out", type=Path, default=default_out)
+    parser.add_argument("--check", action="store_true", help="re-measure every probe and compare with --out")
+    args = parser.parse_args(argv)
+    if args.check:
+        reason = missing(framework)
+        if reason:
+            return skipped(tool, reason)
+        table = json.loads(args.out.read_text())
+        fresh = measure()
+        old, new = facts(table), facts(fresh)
+        differences = [f"{k}: table {old.get(k)}, measured {new.get(k)}" for k in sorted(set(old) | set(new))
+                       if old.get(k) != new.get(k)]
+        return report(tool, len(new), differences, f"{framework} {fresh[framework]}")
+    table = measure()
+    args.out.write_text(json.dumps(table, indent=1, sort_keys=False) + "\n")
+    counts: dict[str, int] = {}
+    for rows in table["entries"].values():
+        for e in rows:
+            counts[e["outcome"]] = counts.get(e["outcome"], 0) + 1
+    print(f"wrote {args.out}: {sum(counts.values())} probes {dict(sorted(counts.items()))}")
+    return 0

@@ -27,8 +27,6 @@ is deterministic apart from the ``generated`` date (``SOURCE_DATE_EPOCH`` pins i
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -141,34 +139,9 @@ def measure() -> dict[str, Any]:
     }
 
 
-def _facts(table: dict[str, Any]) -> dict[str, str]:
-    return {f"{api} {e['input']}": e["outcome"] for api, rows in table["entries"].items() for e in rows}
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    parser.add_argument("--check", action="store_true", help="re-measure every probe and compare with --out")
-    args = parser.parse_args(argv)
-    tool = Path(__file__).name
-    if args.check:
-        reason = _table_check.missing("tensorflow")
-        if reason:
-            return _table_check.skipped(tool, reason)
-        table = json.loads(args.out.read_text())
-        fresh = measure()
-        old, new = _facts(table), _facts(fresh)
-        differences = [f"{k}: table {old.get(k)}, measured {new.get(k)}" for k in sorted(set(old) | set(new))
-                       if old.get(k) != new.get(k)]
-        return _table_check.report(tool, len(new), differences, f"tensorflow {fresh['tensorflow']}")
-    table = measure()
-    args.out.write_text(json.dumps(table, indent=1, sort_keys=False) + "\n")
-    counts: dict[str, int] = {}
-    for rows in table["entries"].values():
-        for e in rows:
-            counts[e["outcome"]] = counts.get(e["outcome"], 0) + 1
-    print(f"wrote {args.out}: {sum(counts.values())} probes {dict(sorted(counts.items()))}")
-    return 0
+    return _table_check.entries_table_main(argv, tool=Path(__file__).name, description=__doc__.splitlines()[0],
+                                           default_out=DEFAULT_OUT, measure=measure)
 
 
 if __name__ == "__main__":

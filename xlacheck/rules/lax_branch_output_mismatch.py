@@ -6,6 +6,7 @@ import ast
 from dataclasses import dataclass
 
 from xlacheck import jax_loop_carry
+from xlacheck.analysis.loop_carry import canonical
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_REDUCTIONS, JAX_SHAPE_PRESERVING
 from xlacheck.rules.base import Example
@@ -15,14 +16,6 @@ _COND = frozenset({"jax.lax.cond", "lax.cond"})
 _SWITCH = frozenset({"jax.lax.switch", "lax.switch"})
 
 _REDUCTION_MODULES = ("jax.numpy.", "jax.nn.", "jax.scipy.special.")
-
-
-def _canonical(name: str) -> str:
-    """``jnp.exp`` (the alias the value model keeps) and ``lax.neg`` as the tables spell them."""
-    for short, full in (("jnp.", "jax.numpy."), ("lax.", "jax.lax.")):
-        if name.startswith(short):
-            return full + name[len(short):]
-    return name
 
 
 @dataclass(frozen=True)
@@ -297,7 +290,7 @@ class LaxBranchOutputMismatch(ModuleRule):
             return None
         name = resolve(e.func)
         if name is not None:
-            full = _canonical(name)
+            full = canonical(name)
             if full in JAX_SHAPE_PRESERVING and e.args:
                 return self._form(index, e.args[0], names, params)
             short = next((full[len(m):] for m in _REDUCTION_MODULES if full.startswith(m)), None)
