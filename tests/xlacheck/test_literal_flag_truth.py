@@ -6,8 +6,9 @@ whose NumPy arm judged real code batch 24 flagged twice).
 The model: :func:`xlacheck.analysis.contexts._mark_literal_params` sets ``const_params`` of a module-level
 function traced only through direct calls of this file's compiled code (agreeing with callers in other files),
 and the flow walker (``analysis.flow``) walks only the live arm of ``if flag:``. Near misses: a compiled caller
-that passes the other literal, two compiled callers that disagree, a non-literal argument, or a function also
-handed to a compiler by name: the shut arm is traced there and the finding stays. Each case is linted and run.
+that passes the other literal, two compiled callers that disagree, a non-literal argument, a body that assigns
+the parameter, or a function also handed to a compiler by name: the shut arm is traced there and the finding
+stays. Each case is linted and run.
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ JAX_NEAR_MISSES = {
                                              "def host_stats"),
     "also_jitted_by_name": ("\n\ndef host_stats", "\n\nfast = jax.jit(masked_mean, static_argnames='use_jax')\n\n\n"
                                                 "def host_stats"),
+    # the body assigns the parameter: the literal the caller passed no longer decides the branch
+    "rebound_in_body": ("    if use_jax:\n", "    use_jax = x.ndim > 5\n    if use_jax:\n"),
 }
 
 
@@ -105,7 +108,8 @@ def test_jax_near_misses_keep_the_finding(name: str) -> None:
     old, new = JAX_NEAR_MISSES[name]
     assert old in JAX_SRC
     src = JAX_SRC.replace(old, new)
-    assert (10, "XLA207") in _codes(src), name
+    line = src.splitlines().index("        total = x[mask].sum()") + 1
+    assert (line, "XLA207") in _codes(src), name
     ns = _module(src)
     x = np.array([1.0, -2.0, 3.0, 0.5], np.float32)
     with pytest.raises(jax.errors.NonConcreteBooleanIndexError):

@@ -57,7 +57,7 @@ def _through_class(c: ast.Call) -> bool:
     return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id[:1].isupper()
 
 
-def _rebound(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+def names_rebound(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     """Names the function (or a function nested in it) stores to, or declares nonlocal/global."""
     out: set[str] = set()
     for n in walk(node):
@@ -200,7 +200,7 @@ def _literal_params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[
     index = {p.arg: i for i, p in enumerate(positional)}
     pairs = list(zip([p.arg for p in positional[len(positional) - len(a.defaults):]], a.defaults))
     pairs += [(p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
-    rebound = _rebound(node)
+    rebound = names_rebound(node)
     return [(p, index.get(p, -1), _literal(d)) for p, d in pairs if p not in rebound]
 
 

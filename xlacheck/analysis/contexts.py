@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING
 
 from xlacheck import api_table
 from xlacheck.analysis import _CHILD_FIELDS, child_fields
+from xlacheck.analysis.calls import names_rebound
 from xlacheck.analysis.fixpoint import grow
 from xlacheck.analysis.imports import AliasTable, rebound_imports
 from xlacheck.analysis.reductions import returns_scalar_reduction
@@ -2238,8 +2239,8 @@ def _mark_literal_params(tree: ast.Module, facts: ModuleFacts, project: Mapping[
 
 def _literal_arguments(f: FunctionInfo, call: ast.Call) -> dict[str, bool] | None:
     """The truth of each parameter of ``f`` that ``call`` sets to a literal (``None``, ``True``, ``0``, ``""``),
-    passed by position or keyword or left to a literal default; None when ``*args``/``**kwargs`` hide what it
-    passes."""
+    passed by position or keyword or left to a literal default, and that ``f``'s body never assigns; None when
+    ``*args``/``**kwargs`` hide what it passes."""
     node = f.node
     assert not isinstance(node, ast.Lambda)
     if any(type(a) is ast.Starred for a in call.args) or any(kw.arg is None for kw in call.keywords):
@@ -2256,7 +2257,8 @@ def _literal_arguments(f: FunctionInfo, call: ast.Call) -> dict[str, bool] | Non
     for kw in call.keywords:
         if kw.arg in values:
             values[kw.arg] = kw.value
-    return {p: bool(v.value) for p, v in values.items() if type(v) is ast.Constant}
+    rebound = names_rebound(node)  # a parameter the body assigns holds the literal only until then
+    return {p: bool(v.value) for p, v in values.items() if type(v) is ast.Constant and p not in rebound}
 
 
 _STRUCTURE_DISPLAYS = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp)
