@@ -91,9 +91,7 @@ STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes
 # binary operators that no tuple, list, dict or ModelOutput supports: an operand of one is a tensor
 _TENSOR_ONLY_OPS = (ast.Sub, ast.Div, ast.FloorDiv, ast.Pow, ast.MatMult)
 
-# Functions whose documented result is "torch_xla is in use" (transformers' and accelerate's
-# ``is_torch_xla_available``, transformers' older ``is_torch_tpu_available``): True in code that runs on XLA, so
-# the branch it rules out (``if not is_torch_xla_available() and torch.isnan(loss):``) never runs there.
+
 def _cuda_autocast_query(call: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bool:
     """``torch.is_autocast_enabled()``, or with ``"cuda"``: whether CUDA autocast is on, which is False in code on
     the XLA device (measured, torch and torch_xla 2.9.0: False outside autocast and inside
@@ -107,6 +105,9 @@ def _cuda_autocast_query(call: ast.Call, resolve: Callable[[ast.expr], str | Non
 
 # Tensor methods NumPy arrays do not have: a value they are called on is a torch tensor (``_cuda_array_call``)
 _TORCH_ONLY_METHODS = frozenset({"to", "int", "long", "float", "half", "contiguous", "cuda", "detach", "clone"})
+# Functions whose documented result is "torch_xla is in use" (transformers' and accelerate's
+# ``is_torch_xla_available``, transformers' older ``is_torch_tpu_available``): True in code that runs on XLA, so
+# the branch it rules out (``if not is_torch_xla_available() and torch.isnan(loss):``) never runs there.
 XLA_AVAILABLE_FUNCTIONS = frozenset({"is_torch_xla_available", "is_torch_tpu_available"})
 SYNC_CALLS = frozenset({"torch_xla.sync", "torch_xla.core.xla_model.mark_step", "torch_xla.core.xla_model.optimizer_step"})
 # Calls that execute the pending graph (a value read after one does not cut the step).
