@@ -302,15 +302,29 @@ def pool_table() -> dict:
 def built_from(tree: ast.Module, recv: ast.expr, resolve: Callable[[ast.expr], str | None]) -> str | None:
     """The qualified class every assignment in the file gives ``recv`` (a name, or ``self.<attr>``),
     when all of them call the same resolved class (``self.tb = SummaryWriter(log_dir)``); None when the
-    file never builds it there or builds different things."""
+    file never builds it there or builds different things. One walk of the module answers every receiver
+    (:func:`_built_index`), so a rule asking per call stays linear."""
     if isinstance(recv, ast.Name):
-        def same(t: ast.expr) -> bool:
-            return isinstance(t, ast.Name) and t.id == recv.id
+        key = ("name", recv.id)
     elif _self_attr(recv):
-        def same(t: ast.expr) -> bool:
-            return _self_attr(t) and t.attr == recv.attr  # type: ignore[attr-defined]
+        key = ("self", recv.attr)  # type: ignore[attr-defined]
     else:
         return None
+    names = _built_index(tree, resolve).get(key, set())
+    return next(iter(names)) if len(names) == 1 else None
+
+
+# the last module indexed by _built_index: (tree, resolve, index); the tree is compared by identity
+_BUILT_INDEX: list[tuple[ast.Module, Callable[[ast.expr], str | None], dict[tuple[str, str], set[str | None]]]] = []
+
+
+def _built_index(tree: ast.Module, resolve: Callable[[ast.expr], str | None]
+                 ) -> dict[tuple[str, str], set[str | None]]:
+    """For each receiver the file assigns (``("name", x)`` or ``("self", attr)``): the classes its assignments and
+    ``with ... as`` bindings build (None for a value that is not a call of a resolved class)."""
+    last = _BUILT_INDEX[0] if _BUILT_INDEX else None
+    if last is not None and last[0] is tree and last[1] == resolve:
+        return last[2]
     factories = {f.name: f for f in tree.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
     def built(e: ast.expr) -> str | None:
@@ -325,17 +339,27 @@ def built_from(tree: ast.Module, recv: ast.expr, resolve: Callable[[ast.expr], s
             return next(iter(made)) if len(made) == 1 else None
         return resolve(e.func)
 
-    names: set[str | None] = set()
+    def key(t: ast.expr) -> tuple[str, str] | None:
+        if isinstance(t, ast.Name):
+            return ("name", t.id)
+        return ("self", t.attr) if _self_attr(t) else None  # type: ignore[attr-defined]
+
+    index: dict[tuple[str, str], set[str | None]] = {}
     for n in ast.walk(tree):
-        if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None and any(
-                same(t) for t in (n.targets if isinstance(n, ast.Assign) else [n.target])):
-            names.add(built(n.value))
+        if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None:
+            keys = {k for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if (k := key(t)) is not None}
+            if keys:
+                made = built(n.value)
+                for k in keys:
+                    index.setdefault(k, set()).add(made)
         elif isinstance(n, (ast.With, ast.AsyncWith)):
             for item in n.items:
-                if item.optional_vars is not None and same(item.optional_vars):
+                k = key(item.optional_vars) if item.optional_vars is not None else None
+                if k is not None:
                     e = item.context_expr
-                    names.add(resolve(e.func) if isinstance(e, ast.Call) else None)
-    return next(iter(names)) if len(names) == 1 else None
+                    index.setdefault(k, set()).add(resolve(e.func) if isinstance(e, ast.Call) else None)
+    _BUILT_INDEX[:] = [(tree, resolve, index)]
+    return index
 
 
 def recompiles(*probes: str) -> bool:
