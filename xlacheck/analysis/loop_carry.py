@@ -28,6 +28,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from xlacheck.analysis import argument
 from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.tables import JAX_SHAPE_PRESERVING
 
@@ -106,7 +107,6 @@ def loop_parts(call: ast.Call, name: str, function_def: FunctionDefs) -> LoopPar
     a lambda or a function of this file defined once, or is passed in a form not followed."""
     if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
         return None
-    kw = {k.arg: k.value for k in call.keywords}
     if name in FORI_LOOP:
         loop, slots, position, arity, pair = "fori_loop", (("body_fun", 2), ("init_val", 3)), 1, 2, False
     elif name in WHILE_LOOP:
@@ -117,7 +117,7 @@ def loop_parts(call: ast.Call, name: str, function_def: FunctionDefs) -> LoopPar
         return None
     found: list[ast.expr] = []
     for keyword, index in slots:
-        value = call.args[index] if index < len(call.args) else kw.get(keyword)
+        value = argument(call, index, keyword)
         if value is None:
             return None
         found.append(value)
