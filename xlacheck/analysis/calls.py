@@ -37,13 +37,30 @@ _UNKNOWN = object()  # a parameter two calls pass differently, or pass as a non-
 _UNSET = object()  # no call seen yet
 
 
+def number_literal(e: ast.expr | None) -> int | float | None:
+    """The value of a Python int or float literal with its sign (``3``, ``-1``, ``+0.5``); None for
+    anything else, booleans included. The one reader of numeric literals that rules and the model share."""
+    sign = 1
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+        sign, e = (-1 if isinstance(e.op, ast.USub) else 1), e.operand
+    if isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool):
+        return sign * e.value
+    return None
+
+
+def int_literal(e: ast.expr | None) -> int | None:
+    """:func:`number_literal` when it is an int."""
+    value = number_literal(e)
+    return value if isinstance(value, int) else None
+
+
 def _literal(e: ast.expr | None) -> object:
     """The value of a literal (``None``, ``True``, ``0``, ``-1``, ``"cpu"``), else ``_UNKNOWN``."""
     if isinstance(e, ast.Constant) and not isinstance(e.value, bytes):
         return e.value
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub) and isinstance(e.operand, ast.Constant) \
-            and isinstance(e.operand.value, (int, float)) and not isinstance(e.operand.value, bool):
-        return -e.operand.value
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        value = number_literal(e)
+        return _UNKNOWN if value is None else value
     return _UNKNOWN
 
 
@@ -195,13 +212,18 @@ def _base_name(b: ast.expr) -> str:
 def _literal_params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, int, object]]:
     """(parameter, positional index or -1, default literal or ``_UNKNOWN``) for the parameters with a
     default that the function never rebinds."""
+    rebound = names_rebound(node)
+    return [(p, index, _literal(d)) for p, index, d in parameter_defaults(node) if p not in rebound]
+
+
+def parameter_defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, int, ast.expr]]:
+    """(parameter, positional index or -1 for keyword-only, default expression) for each parameter of
+    ``node`` that has a default: the one reader of a signature's defaults."""
     a = node.args
     positional = a.posonlyargs + a.args
-    index = {p.arg: i for i, p in enumerate(positional)}
-    pairs = list(zip([p.arg for p in positional[len(positional) - len(a.defaults):]], a.defaults))
-    pairs += [(p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
-    rebound = names_rebound(node)
-    return [(p, index.get(p, -1), _literal(d)) for p, d in pairs if p not in rebound]
+    first = len(positional) - len(a.defaults)
+    out = [(p.arg, first + i, d) for i, (p, d) in enumerate(zip(positional[first:], a.defaults))]
+    return out + [(p.arg, -1, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
 
 
 # decorators that call the function with the caller's own arguments, unchanged (grad-mode and autocast

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING
 
 from xlacheck import api_table
 from xlacheck.analysis import _CHILD_FIELDS, child_fields
-from xlacheck.analysis.calls import names_rebound
+from xlacheck.analysis.calls import names_rebound, parameter_defaults
 from xlacheck.analysis.fixpoint import grow
 from xlacheck.analysis.imports import AliasTable, rebound_imports
 from xlacheck.analysis.reductions import returns_scalar_reduction
@@ -2248,10 +2248,8 @@ def _literal_arguments(f: FunctionInfo, call: ast.Call) -> dict[str, bool] | Non
     a = node.args
     positional = [*a.posonlyargs, *a.args]
     values: dict[str, ast.expr | None] = {p.arg: None for p in [*positional, *a.kwonlyargs]}
-    for p, d in zip(positional[len(positional) - len(a.defaults):], a.defaults):
-        values[p.arg] = d
-    for p, kd in zip(a.kwonlyargs, a.kw_defaults):
-        values[p.arg] = kd
+    for name, _, default in parameter_defaults(node):
+        values[name] = default
     for p, arg in zip(positional, call.args):
         values[p.arg] = arg
     for kw in call.keywords:

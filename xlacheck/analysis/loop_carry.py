@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xlacheck.analysis import argument
+from xlacheck.analysis.calls import number_literal
 from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.tables import JAX_SHAPE_PRESERVING
 
@@ -235,7 +236,7 @@ class CarryModel:
             if self._is_array(out_value, 0):
                 return CarryMismatch("none.then_array", path, "it starts as `None` and the body returns an array")
             return None
-        number = _python_number(init)
+        number = number_literal(init)
         if number is not None and self._min_rank(out_value, 0) >= 1:
             key = "scalar.python_int_then_vector" if isinstance(number, int) else "scalar.python_float_then_vector"
             return CarryMismatch(key, path, f"it starts as the Python scalar `{ast.unparse(init)}` and the body "
@@ -374,14 +375,6 @@ class CarryModel:
         if not (isinstance(e.slice, ast.Tuple) and kept + added > 0) and base < 1:
             return 0
         return max(kept + added, base - dropped + added)
-
-
-def _python_number(e: ast.expr) -> int | float | None:
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
-        e = e.operand
-    if isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool):
-        return e.value
-    return None
 
 
 def _kind(e: ast.expr) -> str:

@@ -6,6 +6,7 @@ import ast
 from dataclasses import dataclass
 
 from xlacheck import jax_loop_carry
+from xlacheck.analysis.calls import int_literal
 from xlacheck.analysis.loop_carry import canonical
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_REDUCTIONS, JAX_SHAPE_PRESERVING
@@ -62,15 +63,6 @@ def _difference(a: _Form, b: _Form) -> str | None:
     return None
 
 
-def _int_literal(e: ast.expr | None) -> int | None:
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
-        inner = _int_literal(e.operand)
-        return -inner if inner is not None else None
-    if isinstance(e, ast.Constant) and isinstance(e.value, int) and not isinstance(e.value, bool):
-        return e.value
-    return None
-
-
 def _slice_cut(parts: list[ast.expr], cut: tuple[int, ...] | None) -> tuple[int, ...] | None:
     """The axes cut shorter after indexing an array whose cut axes are ``cut`` with ``parts``
     (all slices, leading axes), or None when a size is not known: a literal start > 0 or a
@@ -82,9 +74,9 @@ def _slice_cut(parts: list[ast.expr], cut: tuple[int, ...] | None) -> tuple[int,
     out = set(cut)
     for axis, p in enumerate(parts):
         assert isinstance(p, ast.Slice)
-        step = _int_literal(p.step) if p.step is not None else 1
-        lower = _int_literal(p.lower) if p.lower is not None else 0
-        upper = _int_literal(p.upper) if p.upper is not None else None
+        step = int_literal(p.step) if p.step is not None else 1
+        lower = int_literal(p.lower) if p.lower is not None else 0
+        upper = int_literal(p.upper) if p.upper is not None else None
         if step not in (1, -1) or lower is None or (p.upper is not None and upper is None):
             return None
         if step == -1:
