@@ -40,6 +40,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,11 +87,14 @@ class Fact:
     target: str = "step"   # the Python function whose traces are counted
     steps: int = 3
     neg_module: str = ""   # the near miss's module code ("" = the same)
+    count: str = "traces"  # what the compiler run counts: "traces" of ``target``, or XLA "compiles"
 
 
 BOUNDED = frozenset({"static_str_cycled", "dict_argument_new_key", "last_partial_batch", "python_bool_per_step",
                      "python_str_per_step", "dict_of_tensors_new_key", "none_then_tensor_fed_back",
-                     "dataset_partial_batch_epochs", "stepped_windows_last_shorter", "none_then_array_fed_back"})
+                     "dataset_partial_batch_epochs", "stepped_windows_last_shorter", "none_then_array_fed_back",
+                     "dataset_partial_batch_signature", "keras_fit_partial_last_batch",
+                     "keras_fit_dataset_partial_batch"})
 
 
 def _jax(name: str, table: str, module: str, pos: str, neg: str, **kw) -> Fact:
@@ -115,6 +119,15 @@ def body(v):
 LOSS = """
 def loss(w):
     return jnp.sum(jnp.tanh(X * w))
+"""
+KERAS_JIT = """
+TARGETS = tf.ones((10, 2))
+
+
+def build():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    model.compile(optimizer="sgd", loss="mse", jit_compile=True)
+    return model
 """
 CONFIG = """
 class Config:
@@ -444,6 +457,42 @@ FACTS: tuple[Fact, ...] = (
         def step(x):
             return tf.reduce_mean(x)
         """, "out = step(ROWS[4 * i:4 * i + 4])\n", "out = step(ROWS[3 * i:3 * i + 3])\n"),
+    # ---------------- TF: XLA compiles without a new trace (counted in compiles; retrace26) ----------------
+    # an input_signature with a None dim traces once, and jit_compile compiles once per new shape
+    _tf("signature_none_dim_shape_per_step", "tf_retrace:tensor_shape_changes_input_signature_none",
+        """
+        @tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def step(x):
+            return tf.reduce_sum(tf.tanh(x))
+        """, "out = step(tf.ones((i + 2, 3)))\n", "out = step(tf.fill((4, 3), 0.1 * i))\n",
+        count="compiles"),
+    _tf("signature_none_sequence_dim_per_step", "tf_retrace:sequence_dim_changes_input_signature_none",
+        """
+        @tf.function(jit_compile=True, input_signature=[tf.TensorSpec([2, None], tf.float32)])
+        def step(x):
+            return tf.reduce_sum(tf.tanh(x), axis=1)
+        """, "out = step(tf.ones((2, 3 + 2 * i)))\n", "out = step(tf.fill((2, 5), 0.1 * i))\n",
+        count="compiles"),
+    _tf("dataset_partial_batch_signature", "tf_retrace:dataset_partial_batch_epochs_input_signature",
+        """
+        @tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def step(x):
+            return tf.reduce_mean(x)
+        """, "for batch in ds:\n    out = step(batch)\n", "for batch in ds:\n    out = step(batch)\n",
+        setup="ds = tf.data.Dataset.from_tensor_slices(ROWS).batch(4)\n",
+        neg_setup="ds = tf.data.Dataset.from_tensor_slices(ROWS).batch(4, drop_remainder=True)\n", steps=2,
+        count="compiles"),
+    # Keras fit under jit_compile: train_function traces once, XLA compiles the last, smaller batch again
+    _tf("keras_fit_partial_last_batch", "tf_retrace:keras_fit_partial_last_batch", KERAS_JIT,
+        "model.fit(ROWS, TARGETS, batch_size=4, epochs=1, verbose=0, shuffle=False)\n",
+        "model.fit(ROWS[:8], TARGETS[:8], batch_size=4, epochs=1, verbose=0, shuffle=False)\n",
+        setup="model = build()\n", steps=2, count="compiles"),
+    _tf("keras_fit_dataset_partial_batch", "tf_retrace:keras_fit_dataset_partial_batch", KERAS_JIT,
+        "model.fit(ds, epochs=1, verbose=0)\n", "model.fit(ds, epochs=1, verbose=0)\n",
+        setup="model = build()\nds = tf.data.Dataset.from_tensor_slices((ROWS, TARGETS)).batch(4)\n",
+        neg_setup="model = build()\n"
+                  "ds = tf.data.Dataset.from_tensor_slices((ROWS, TARGETS)).batch(4, drop_remainder=True)\n",
+        steps=2, count="compiles"),
 )
 
 
@@ -497,32 +546,65 @@ def instrument(source: str, target: str) -> str:
     return ast.unparse(ast.fix_missing_locations(tree))
 
 
-def _run_compiler_child() -> int:
-    """Child mode: read cells (JSON) on stdin, run each file's ``train()``, print {id: traces | error}."""
+def _compile_counter(framework: str):  # noqa: ANN202 - a zero-argument counter
+    """A function giving the XLA compilations made so far in this process.
+
+    TF: one ``*.before_optimizations.txt`` per compilation in the ``--xla_dump_to`` folder that
+    :func:`measure` sets (as ``tools/generate_tf_retrace_table.py`` counts them: a plain
+    ``tf.function`` dumps nothing, a ``jit_compile`` one with an ``input_signature`` of ``None`` dims
+    dumps one per new shape while it traces once). JAX: the ``jax.monitoring`` event
+    ``/jax/core/compile/backend_compile_duration`` (as ``tools/generate_jax_cache_table.py``)."""
+    if framework == "tf":
+        dump = os.environ.get("_RC_XLA_DUMP", "")
+        return lambda: sum(1 for f in os.listdir(dump) if f.endswith(".before_optimizations.txt")) if dump else 0
+    from jax import monitoring
+
+    seen = [0]
+
+    def listener(event: str, duration_secs: float, **_: object) -> None:
+        if event == "/jax/core/compile/backend_compile_duration":
+            seen[0] += 1
+
+    monitoring.register_event_duration_secs_listener(listener)
+    return lambda: seen[0]
+
+
+def _run_compiler_child(framework: str) -> int:
+    """Child mode: read cells (JSON) on stdin, run each file's ``train()``, print
+    {"traces": {id: traces | error}, "compiles": {id: XLA compilations}}."""
     cases = json.loads(sys.stdin.read())
+    compiles = _compile_counter(framework)
     result: dict[str, object] = {}
+    compiled: dict[str, int] = {}
     for case in cases:
         traces: list[int] = []
         env = {"__name__": "retrace_coverage_case", COUNTER: traces}
+        before = compiles()
         try:
             exec(compile(instrument(case["source"], case["target"]), case["id"], "exec"), env)  # noqa: S102
             env["train"]()
             result[case["id"]] = len(traces)
         except Exception as exc:  # noqa: BLE001 - a broken generated file is reported, not fatal
             result[case["id"]] = f"{type(exc).__name__}: {exc}"[:300]
-    print(json.dumps(result))
+        compiled[case["id"]] = compiles() - before
+    print(json.dumps({"traces": result, "compiles": compiled}))
     return 0
 
 
-def measure(cases: list[dict], framework: str, timeout: int = 900) -> dict[str, object]:
-    """Trace counts of ``cases`` (one framework) measured in a child process."""
+def measure(cases: list[dict], framework: str, timeout: int = 900) -> tuple[dict[str, object], dict[str, int]]:
+    """Trace counts and XLA compile counts of ``cases`` (one framework) measured in a child process."""
     env = dict(os.environ, TF_USE_LEGACY_KERAS="1", TF_CPP_MIN_LOG_LEVEL="3", JAX_PLATFORMS="cpu",
                CUDA_VISIBLE_DEVICES="")
-    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--run-compiler", framework],
-                          input=json.dumps(cases), capture_output=True, text=True, env=env, timeout=timeout)
+    with tempfile.TemporaryDirectory(prefix="retrace_coverage_dump_") as dump:
+        if framework == "tf":
+            env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} --xla_dump_to={dump} --xla_dump_hlo_as_text".strip()
+            env["_RC_XLA_DUMP"] = dump
+        proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--run-compiler", framework],
+                              input=json.dumps(cases), capture_output=True, text=True, env=env, timeout=timeout)
     if proc.returncode != 0:
         raise SystemExit(f"compiler run failed ({framework}):\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    return out["traces"], out["compiles"]
 
 
 def lint(source: str, preview: bool, declare: bool) -> list[str]:
@@ -543,7 +625,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--run-compiler", choices=["jax", "tf"], help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.run_compiler:
-        return _run_compiler_child()
+        return _run_compiler_child(args.run_compiler)
     facts = tuple(f for f in FACTS if (not args.framework or f.framework in args.framework)
                   and (not args.fact or f.name in args.fact))
     all_cells = cells(facts)
@@ -554,18 +636,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {len(all_cells)} files to {args.write}")
         return 0
     traces: dict[str, object] = {}
+    compiles: dict[str, int] = {}
     for fw in sorted({c["framework"] for c in all_cells}):
-        traces.update(measure([c for c in all_cells if c["framework"] == fw], fw))
+        fw_traces, fw_compiles = measure([c for c in all_cells if c["framework"] == fw], fw)
+        traces.update(fw_traces)
+        compiles.update(fw_compiles)
     rows = []
     for fact in facts:
         row = {"fact": fact.name, "framework": fact.framework, "table": fact.table, "generated": 0,
                "flagged": 0, "missed": [], "near_misses": 0, "false_flags": [], "disagreed": [], "codes": set()}
         for c in (c for c in all_cells if c["fact"] == fact.name):
             n = traces[c["id"]]
+            if fact.count == "compiles" and isinstance(n, int):
+                n = compiles[c["id"]]
             found = lint(c["source"], args.preview, not args.no_declare)
             expected = 1 if c["near_miss"] else 2
             if not isinstance(n, int) or (n < 2 if expected == 2 else n != 1):
-                row["disagreed"].append(f"{c['id']} traces={n}")
+                row["disagreed"].append(f"{c['id']} {fact.count}={n}")
                 continue
             if c["near_miss"]:
                 row["near_misses"] += 1

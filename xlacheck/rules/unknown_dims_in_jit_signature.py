@@ -12,7 +12,9 @@ from xlacheck.rules._recompile_scope import (
     dataset_batching,
     in_test,
     loop_grown_arguments,
+    loop_varying_names,
     padding_kind,
+    params_varied_by_callers,
     per_batch,
 )
 from xlacheck.rules.base import Example
@@ -26,6 +28,8 @@ _RELAX = ("reduce_retracing", "experimental_relax_shapes")
 _FIXED_SHAPE_CALLS = frozenset({"tf.pad", "tf.ensure_shape", "tf.keras.preprocessing.sequence.pad_sequences",
                                 "tf.keras.utils.pad_sequences", "keras.preprocessing.sequence.pad_sequences",
                                 "keras.utils.pad_sequences", "tf.zeros", "tf.ones", "tf.fill"})
+# Of those, the fills: their shape is their shape argument, which may itself change per iteration.
+_FILLS = frozenset({"tf.zeros", "tf.ones", "tf.fill"})
 _DEPTH = 6
 
 
@@ -150,11 +154,29 @@ class _Resolver:
             kw = keyword(arg, "padding")
             return padding_kind(kw.value if kw is not None else None) in ("longest", "max_length")
         if isinstance(arg, ast.Call):
-            return self.resolve(arg.func) in _FIXED_SHAPE_CALLS
+            func = self.resolve(arg.func)
+            if func in _FILLS:
+                return not self._moving_fill(arg)
+            return func in _FIXED_SHAPE_CALLS
         if isinstance(arg, ast.Name):
             bound = self.index.local_binding(arg.id, arg)
             return bound is not None and self.fixed_shape(bound, depth + 1)
         return False
+
+    def _moving_fill(self, call: ast.Call) -> bool:
+        """A fill whose shape argument names a value that changes per iteration: a counter of the
+        loops around it, a name they derive from one, or a parameter that a caller in this file passes
+        such a value (``tf.ones((i + 2, 3))`` in ``run_step(i)``). Its shape is new on every pass, and
+        a ``None`` dimension in the signature does not stop XLA compiling each one (measured:
+        ``tensor_shape_changes_input_signature_none`` in ``xlacheck/data/tf_retrace.json``, one trace
+        and one XLA compilation per shape)."""
+        shape = next((k.value for k in call.keywords if k.arg in ("shape", "dims")),
+                     call.args[0] if call.args else None)
+        if shape is None:
+            return False
+        varying = loop_varying_names(self.index, call) | set(
+            params_varied_by_callers(self.index, self.ctx.path, call))
+        return any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(shape))
 
 
 class UnknownDimsInJitSignature(ModuleRule):
@@ -164,7 +186,9 @@ class UnknownDimsInJitSignature(ModuleRule):
     shapes (its `input_signature` holds a `tf.TensorSpec` with a `None` dimension or no shape,
     or it sets `reduce_retracing=True` / `experimental_relax_shapes`) and that this file calls per
     batch: in a loop, or in a collator, generator or function it calls in a loop, with an
-    argument it did not pad or pin (`tf.pad`, `pad_sequences`, `tf.ensure_shape`, a tokenizer told
+    argument it did not pad or pin (`tf.pad`, `pad_sequences`, `tf.ensure_shape`, a fill of a fixed
+    shape: `tf.ones((i + 2, 3))` sized by the step counter, or by a parameter a caller passes it, is a
+    new shape per step; a tokenizer told
     how to pad: to the longest, XLA401 reports it) and that may change shape between iterations:
     an argument the loop never rebinds (bound before it), or
     rebinds only from the function's own result (`x = step(x)`) or by arithmetic (`lr = lr * 0.9`),
@@ -270,6 +294,19 @@ class UnknownDimsInJitSignature(ModuleRule):
                 for x in DATA:
                     step(x)
         """),
+        # an epoch loop around a loop over full batches, and a fill whose value (not shape) changes per step
+        Example("""
+            import tensorflow as tf
+            @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)], jit_compile=True)
+            def step(x):
+                return tf.reduce_sum(x)
+            def train(rows, epochs):
+                ds = tf.data.Dataset.from_tensor_slices(rows).batch(4, drop_remainder=True)
+                for epoch in range(epochs):
+                    for x in ds:
+                        step(x)
+                    step(tf.fill((4, 3), 0.1 * epoch))
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
@@ -294,6 +331,22 @@ class UnknownDimsInJitSignature(ModuleRule):
                     (4, 39, 'reduce_retracing=True on jit_compile=True function `f`, called in a loop: tracing is '
                             'relaxed but XLA still compiles once per concrete shape; feed fixed (or bucketed) shapes'),
                 )),
+        # a fill sized by the step counter: a new shape per step (retrace26)
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+            def step(x):
+                return tf.reduce_sum(tf.tanh(x))
+            def run_step(i):
+                return step(tf.ones((i + 2, 3)))
+            def train(steps):
+                for i in range(steps):
+                    run_step(i)
+        """, expected=(
+            (2, 49, 'input_signature with None dimensions on jit_compile=True function `step`, called per batch: it '
+                    'traces once, but XLA still compiles once per concrete shape that arrives; feed fixed (or '
+                    'bucketed) shapes and declare them'),
+        )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -389,7 +442,8 @@ def _same_shape_every_iteration(index: ModuleIndex, tfn: TfFunction, call: ast.C
             elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and isinstance(
                     node.target, ast.Name) and node.target.id == arg.id:
                 return False
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)) and node is not loop:
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)) and node not in loops:
+                # (a loop around the call is judged by its head above: a dataset it batches is one shape)
                 targets = [node.target] if isinstance(node, (ast.For, ast.AsyncFor)) else [
                     i.optional_vars for i in node.items if i.optional_vars is not None]
                 if any(arg.id in target_names(t) for t in targets):
