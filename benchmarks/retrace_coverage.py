@@ -317,6 +317,37 @@ FACTS: tuple[Fact, ...] = (
              return x - lr * x
          """, "out = step(X, lr)\nlr = np.float32(lr * 0.9)\n", "out = step(X, lr)\nlr = np.float32(lr * 0.9)\n",
          setup="lr = 0.1\n", neg_setup="lr = np.float32(0.1)\n", carry="lr"),
+    # ---------------- JAX: eager lax control flow with a body made per call (jax_cache_key eager.*; retrace26) ----
+    # near miss: the same function under jax.jit, where the new body is traced with it once
+    _jax("eager_while_loop_new_body", "jax_cache_key:eager.while_loop_new_body_per_call,"
+         "eager.while_loop_new_body_under_jit", """
+         def solve(x, k):
+             def body(s):
+                 return (s[0] * k, s[1] + 1)
+             return jax.lax.while_loop(lambda s: s[1] < 3, body, (x, 0))[0]
+         """, "out = solve(X, 0.5 + 0.1 * i)\n", "out = fast(X, 0.5 + 0.1 * i)\n", target="body",
+         neg_setup="fast = jax.jit(solve)\n"),
+    _jax("eager_scan_new_body", "jax_cache_key:eager.scan_new_body_per_call", """
+         def smooth(x, k):
+             def body(c, row):
+                 return c * k + row, c
+             return jax.lax.scan(body, x[0], x)[0]
+         """, "out = smooth(X, 0.5 + 0.1 * i)\n", "out = fast(X, 0.5 + 0.1 * i)\n", target="body",
+         neg_setup="fast = jax.jit(smooth)\n"),
+    _jax("eager_fori_loop_new_body", "jax_cache_key:eager.fori_loop_new_body_per_call", """
+         def decay(x, k):
+             def body(j, v):
+                 return v * k
+             return jax.lax.fori_loop(0, 3, body, x)
+         """, "out = decay(X, 0.5 + 0.1 * i)\n", "out = fast(X, 0.5 + 0.1 * i)\n", target="body",
+         neg_setup="fast = jax.jit(decay)\n"),
+    _jax("eager_cond_new_branch", "jax_cache_key:eager.cond_new_body_per_call", """
+         def gate(x, k):
+             def body(v):
+                 return v * k
+             return jax.lax.cond(x[0, 0] >= 0, body, jnp.negative, x)
+         """, "out = gate(X, 0.5 + 0.1 * i)\n", "out = fast(X, 0.5 + 0.1 * i)\n", target="body",
+         neg_setup="fast = jax.jit(gate)\n"),
     # ---------------- TF (tf_retrace.json rows) ----------------
     _tf("python_float_per_step", "tf_retrace:python_float_value_changes",
         """

@@ -817,6 +817,69 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
         b = [jnp.ones((2, 3)), jnp.ones((2, 5)), jnp.ones((2, 7))]
         return [lambda: jnp.mean(b[0], axis=1), lambda: jnp.mean(b[1], axis=1), lambda: jnp.mean(b[2], axis=1)]
 
+    # --- eager (un-jitted) lax control flow: traced and compiled per body function object ------------
+    # lax.while_loop/scan/fori_loop/cond outside jit trace their body to a jaxpr cached on the body
+    # function object, and compile that jaxpr; a body defined in the calling function is a new object
+    # on every call (optax#1171: an L-BFGS line search run eagerly per step). ``c`` counts body traces.
+    def solver(c: Callable[[], None], loop: str) -> Callable[[Any, float], Any]:
+        def solve(v: Any, k: float) -> Any:  # the body is defined anew on every call of solve
+            def body(s: Any) -> Any:
+                c()
+                return (s[0] * k, s[1] + 1)
+
+            def scan_body(a: Any, row: Any) -> Any:
+                c()
+                return a * k + row, a
+
+            def fori_body(i: Any, a: Any) -> Any:
+                c()
+                return a * k
+
+            def branch(a: Any) -> Any:
+                c()
+                return a * k
+            if loop == "while_loop":
+                return lax.while_loop(lambda s: s[1] < 3, body, (v, 0))[0]
+            if loop == "scan":
+                return lax.scan(scan_body, v, jnp.ones((3, 3)))[0]
+            if loop == "fori_loop":
+                return lax.fori_loop(0, 3, fori_body, v)
+            return lax.cond(v[0] > 0, branch, lambda a: a, v)
+        return solve
+
+    for loop in ("while_loop", "scan", "fori_loop", "cond"):
+        @probe(f"eager.{loop}_new_body_per_call", f"solve(x, 0.5)  # not jitted: lax.{loop} of a body defined in solve",
+               "solve(x, 0.6); solve(x, 0.7)  # a new body function object per call")
+        def _(c, loop=loop):
+            solve = solver(c, loop)
+            return [lambda: solve(x3, 0.5), lambda: solve(x3, 0.6), lambda: solve(x3, 0.7)]
+
+    @probe("eager.while_loop_same_body", "lax.while_loop(cond, body, (x, 0))  # not jitted, module-level body",
+           "the same twice more: one body function object")
+    def _(c):
+        def body(s: Any) -> Any:
+            c()
+            return (s[0] * 0.5, s[1] + 1)
+
+        def cond(s: Any) -> Any:
+            return s[1] < 3
+        return [lambda: lax.while_loop(cond, body, (x3, 0))[0] for _ in range(3)]
+
+    @probe("eager.scan_same_body", "lax.scan(body, x, xs)  # not jitted, module-level body",
+           "the same twice more: one body function object")
+    def _(c):
+        def body(a: Any, row: Any) -> Any:
+            c()
+            return a * 0.5 + row, a
+        rows = jnp.ones((3, 3))
+        return [lambda: lax.scan(body, x3, rows)[0] for _ in range(3)]
+
+    @probe("eager.while_loop_new_body_under_jit", "f(x, 0.5)  # jax.jit(solve): the new body is traced inside f",
+           "f(x, 0.6); f(x, 0.7)  # f's cache hit: the body is not traced again")
+    def _(c):
+        f = jax.jit(solver(c, "while_loop"))
+        return [lambda: f(x3, 0.5), lambda: f(x3, 0.6), lambda: f(x3, 0.7)]
+
 
 def measure() -> dict[str, Any]:
     if "jax" in sys.modules:

@@ -20,6 +20,7 @@ from xlacheck.rules.decomposition_sign_differs_under_xla import DecompositionSig
 from xlacheck.rules.dtype_without_xla_kernel import DtypeWithoutXlaKernel
 from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithoutMultiple
 from xlacheck.rules.eager_jax_op_on_grown_array import EagerJaxOpOnGrownArray
+from xlacheck.rules.eager_lax_body_per_call import EagerLaxBodyPerCall
 from xlacheck.rules.frozen_host_read import FrozenHostRead
 from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFunction
 from xlacheck.rules.guard_on_constant_tensor import GuardOnConstantTensor
@@ -192,6 +193,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     JitArgumentDataDependentShape,
     JitReadsReboundGlobal,
     StaticCallableCreatedPerCall,
+    EagerLaxBodyPerCall,
     TransformedFunctionToJitPerCall,
     StaticArgumentEqualByType,
     EagerJaxOpOnGrownArray,
