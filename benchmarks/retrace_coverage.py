@@ -17,6 +17,12 @@ Ground truth comes from the compiler, not from the author: each generated file i
 entry, three or four steps) with a counter prepended to the body of the traced Python function (``step``,
 or the function the fact names), so the counter counts traces. A file whose function is traced more than
 once retraces; a near miss is counted only when it traces exactly once. ``_cache_size()`` is never used.
+Facts whose cost is an XLA compilation without a new trace (``count="compiles"``: an ``input_signature``
+with ``None`` dims under ``jit_compile``, Keras ``fit`` with a partial last batch) are counted in XLA
+compilations instead: TF, one ``*.before_optimizations.txt`` per compilation in an ``--xla_dump_to``
+folder (as ``tools/generate_tf_retrace_table.py`` counts them; a plain ``tf.function`` dumps none, and
+the near misses of these facts dump exactly one); JAX, the ``jax.monitoring`` event
+``/jax/core/compile/backend_compile_duration``.
 Each framework's files run in one subprocess (``--run-compiler``), each in fresh globals.
 
 The linter sees the file without the counter: :func:`xlacheck.engine.check_source`, default rules, with
@@ -319,8 +325,8 @@ FACTS: tuple[Fact, ...] = (
          setup="lr = 0.1\n", neg_setup="lr = np.float32(0.1)\n", carry="lr"),
     # ---------------- JAX: eager lax control flow with a body made per call (jax_cache_key eager.*; retrace26) ----
     # near miss: the same function under jax.jit, where the new body is traced with it once
-    _jax("eager_while_loop_new_body", "jax_cache_key:eager.while_loop_new_body_per_call,"
-         "eager.while_loop_new_body_under_jit", """
+    # (the near miss: eager.while_loop_new_body_under_jit, one trace and one compile)
+    _jax("eager_while_loop_new_body", "jax_cache_key:eager.while_loop_new_body_per_call", """
          def solve(x, k):
              def body(s):
                  return (s[0] * k, s[1] + 1)
@@ -517,13 +523,13 @@ FACTS: tuple[Fact, ...] = (
     _tf("keras_fit_partial_last_batch", "tf_retrace:keras_fit_partial_last_batch", KERAS_JIT,
         "model.fit(ROWS, TARGETS, batch_size=4, epochs=1, verbose=0, shuffle=False)\n",
         "model.fit(ROWS[:8], TARGETS[:8], batch_size=4, epochs=1, verbose=0, shuffle=False)\n",
-        setup="model = build()\n", steps=2, count="compiles"),
+        setup="model = build()\n", steps=2, count="compiles", target="build"),
     _tf("keras_fit_dataset_partial_batch", "tf_retrace:keras_fit_dataset_partial_batch", KERAS_JIT,
         "model.fit(ds, epochs=1, verbose=0)\n", "model.fit(ds, epochs=1, verbose=0)\n",
         setup="model = build()\nds = tf.data.Dataset.from_tensor_slices((ROWS, TARGETS)).batch(4)\n",
         neg_setup="model = build()\n"
                   "ds = tf.data.Dataset.from_tensor_slices((ROWS, TARGETS)).batch(4, drop_remainder=True)\n",
-        steps=2, count="compiles"),
+        steps=2, count="compiles", target="build"),
 )
 
 
