@@ -49,7 +49,8 @@ def test_facts_name_measured_rows_and_files_parse() -> None:
 
 
 @pytest.mark.parametrize("framework,facts", [
-    ("jax", ("static_int_loop_variable", "jit_new_lambda_per_step", "weak_int_then_float", "eager_while_loop_new_body")),
+    ("jax", ("static_int_loop_variable", "jit_new_lambda_per_step", "weak_int_then_float",
+             "eager_while_loop_new_body")),
     ("tf", ("python_float_per_step", "function_created_per_step", "signature_none_dim_shape_per_step")),
 ])
 def test_sample_against_the_compiler(framework: str, facts: tuple[str, ...]) -> None:
