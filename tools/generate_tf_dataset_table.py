@@ -57,6 +57,13 @@ PIPELINES: tuple[str, ...] = (
     f"{D}.from_tensor_slices((np.zeros((10, 3)), np.zeros(10)))",
     f"{D}.from_tensor_slices({{'x': np.zeros((10, 3)), 'y': np.zeros(10)}})",
     f"{D}.from_tensors(np.zeros((10, 3)))",
+    # slices of an array of known length (Python's len(range(n)[a:b]); retrace26)
+    f"{D}.from_tensor_slices(np.zeros((10, 3))[:8])",
+    f"{D}.from_tensor_slices(np.zeros((10, 3))[2:])",
+    f"{D}.from_tensor_slices(np.zeros((10, 3))[:-3])",
+    f"{D}.from_tensor_slices(np.zeros((10, 3))[4:40])",
+    f"{D}.from_tensor_slices(tf.zeros([10, 3])[1:9])",
+    f"{D}.from_tensor_slices(np.zeros((10, 3))[::2])",
     f"{D}.from_generator(lambda: iter(range(5)), output_signature=tf.TensorSpec([], tf.int64))",
     "tf.data.TextLineDataset([TEXT_FILE])",
     "tf.data.TFRecordDataset([RECORD_FILE])",

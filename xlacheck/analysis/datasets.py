@@ -201,6 +201,8 @@ class DatasetFacts:
         if isinstance(node, ast.Name):
             bound = self._binding(node)
             return self.length(bound, depth + 1) if bound is not None else None
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            return self._sliced_length(node, depth)
         if isinstance(node, ast.BinOp):
             if isinstance(node.right, ast.Constant) and isinstance(node.right.value, (int, float)):
                 return self.length(node.left, depth + 1)
@@ -231,6 +233,18 @@ class DatasetFacts:
             given = self._argument(node, 2, "shape") if name == "tf.constant" else None
             return self._first_dim(given) if given is not None else self.length(node.args[0], depth + 1)
         return None
+
+    def _sliced_length(self, node: ast.Subscript, depth: int) -> int | None:
+        """``x[a:b:c]`` of an array whose length ``n`` the code writes out: Python's
+        ``len(range(n)[a:b:c])``; None when a given bound or step is not an integer the code spells out."""
+        sl = node.slice
+        assert isinstance(sl, ast.Slice)
+        n = self.length(node.value, depth + 1)
+        bounds = [self.integer(b) if b is not None else None for b in (sl.lower, sl.upper, sl.step)]
+        if n is None or any(v is None and b is not None for v, b in zip(bounds, (sl.lower, sl.upper, sl.step))) \
+                or bounds[2] == 0:
+            return None
+        return len(range(n)[bounds[0]:bounds[1]:bounds[2]])
 
     def _first_dim(self, shape: ast.expr) -> int | None:
         if isinstance(shape, (ast.List, ast.Tuple)):

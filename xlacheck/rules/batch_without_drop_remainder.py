@@ -6,7 +6,7 @@ import ast
 
 from xlacheck import retrace_table
 from xlacheck.analysis.datasets import INFINITE, dataset_facts
-from xlacheck.analysis.module_index import ModuleIndex, has_kwargs_splat, keyword, method_name
+from xlacheck.analysis.module_index import ModuleIndex, has_kwargs_splat, is_true, keyword, method_name
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._dataset_flow import compiled_consumer, keras_compiled
 from xlacheck.rules._recompile_scope import in_test
@@ -59,6 +59,10 @@ class BatchWithoutDropRemainder(ModuleRule):
     test files and test functions (a few steps: one more compilation costs nothing there).
     The check is syntactic: `.batch` is recognised by its method name, and the dataset is
     followed only through names and calls inside this file.
+    The same partial batch made by Keras itself is flagged too: `model.fit(x, y, batch_size=n)` in
+    a file that compiles a Keras model with `jit_compile=True` (`batch_size` is refused for datasets,
+    generators and Sequences, so `x` is arrays), unless the code shows the sample count to be a
+    multiple of `n` (`x[:8]`, `np.zeros((64, 3))`).
 
     ## Why is this bad?
     Unless the number of examples is a multiple of the batch size, the last batch is smaller.
@@ -131,6 +135,22 @@ class BatchWithoutDropRemainder(ModuleRule):
             def train():
                 for x in tf.data.Dataset.from_tensor_slices(ROWS).shuffle(12).batch(4):
                     step(x)
+        """),
+        # Keras fit on arrays whose count is a multiple of batch_size, and fit where nothing compiles with XLA
+        Example("""
+            import numpy as np
+            import tensorflow as tf
+            def train(model):
+                model.compile(optimizer="sgd", loss="mse", jit_compile=True)
+                x = np.zeros((64, 3), np.float32)
+                model.fit(x, x[:, :2], batch_size=32, epochs=2)
+                model.fit(x[:48], x[:48, :2], batch_size=16, epochs=2)
+        """),
+        Example("""
+            import tensorflow as tf
+            def train(model, x, y):
+                model.compile(optimizer="sgd", loss="mse")
+                model.fit(x, y, batch_size=32, epochs=2)
         """),
     )
     INVALID = (
@@ -213,9 +233,23 @@ class BatchWithoutDropRemainder(ModuleRule):
                            'traces and 2 XLA compilations in all, where full batches need one of each), and a TPU '
                            'needs a static batch dimension; use drop_remainder=True or pad the last batch'),
                 )),
+        # Keras cuts the arrays into batches itself: the last one is smaller (retrace26)
+        Example("""
+            import tensorflow as tf
+            def train(model, x_train, y_train):
+                model.compile(optimizer="adam", loss="mse", jit_compile=True)
+                model.fit(x_train, y_train, batch_size=64, epochs=10)
+        """, expected=(
+            (4, 5, 'fit() of a model compiled with jit_compile=True cuts its arrays into batches of batch_size: the '
+                   'last, smaller batch has a new shape, so XLA compiles the train step once more per process '
+                   '(measured, TF 2.21 XLA:CPU: 1 trace and 2 XLA compilations in all, where full batches need one '
+                   'of each); trim the arrays to a multiple of batch_size, or feed a dataset batched with '
+                   'drop_remainder=True'),
+        )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
+        self._fit_on_arrays(ctx)
         index = ctx.index
         candidates = []
         for call, _ in index.calls:
@@ -242,6 +276,40 @@ class BatchWithoutDropRemainder(ModuleRule):
                                        f"{partial} has a new shape, so XLA compiles the step once more per process"
                                        f"{_cost(row)}, and a TPU needs a static batch dimension; use "
                                        "drop_remainder=True or pad the last batch")
+
+
+    def _fit_on_arrays(self, ctx: ModuleContext) -> None:
+        """Keras ``fit(x, y, batch_size=n)`` in a file that compiles a Keras model with
+        ``jit_compile=True``: ``batch_size`` is refused for datasets, generators and Sequences, so ``x``
+        is arrays, which Keras cuts into batches of ``n`` and a smaller last one (measured:
+        ``keras_fit_partial_last_batch`` in ``xlacheck/data/tf_retrace.json``, one trace and two XLA
+        compilations where ``keras_fit_full_batches`` needs one). Not flagged where the code shows
+        the sample count to be a multiple of ``n``."""
+        index = ctx.index
+        if retrace_table.hazard("keras_fit_partial_last_batch") in ("none", None):
+            return
+        if not any(method_name(c) == "compile" and is_true(kw.value) for c, _ in index.calls
+                   for kw in c.keywords if kw.arg == "jit_compile"):
+            return
+        facts = dataset_facts(index)
+        for call, _ in index.calls:
+            size_kw = keyword(call, "batch_size")
+            if method_name(call) != "fit" or size_kw is None or not isinstance(call.func, ast.Attribute) \
+                    or has_kwargs_splat(call) or in_test(index, ctx.path, call):
+                continue
+            x = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "x"), None)
+            if x is None:
+                continue
+            count, size = facts.length(x), facts.integer(size_kw.value)
+            if count is not None and size is not None and size > 0 and count % size == 0:
+                continue
+            partial = f" ({count} samples in batches of {size}: the last has {count % size})" \
+                if count is not None and size is not None and size > 0 else ""
+            ctx.report(self, call, "fit() of a model compiled with jit_compile=True cuts its arrays into batches of "
+                                   f"batch_size: the last, smaller batch{partial} has a new shape, so XLA compiles "
+                                   f"the train step once more per process{_cost('keras_fit_partial_last_batch')}; "
+                                   "trim the arrays to a multiple of batch_size, or feed a dataset batched with "
+                                   "drop_remainder=True")
 
 
 def _partial_last_batch(index: ModuleIndex, call: ast.Call) -> str | None:
