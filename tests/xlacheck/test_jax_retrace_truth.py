@@ -998,3 +998,31 @@ def test_xla411_namedtuple_of_new_closures_per_step_traces_every_step():
     ns = _run(_counted(hoisted, "def apply(x, opt):\n"))
     ns["train"](jax.numpy.ones(2), 4)
     assert len(ns["TRACES"]) == 1
+
+
+def test_xla427_eager_lax_loop_with_a_body_per_call_traces_and_compiles_every_call():
+    """XLA427 (preview): ``line_search`` runs ``lax.while_loop`` eagerly with a body it defines, once
+    per step: every call traces the body and XLA-compiles the loop again
+    (``eager.while_loop_new_body_per_call``); the same function under ``jax.jit`` (the rule's VALID
+    example) traces the body once (``eager.while_loop_new_body_under_jit``)."""
+    from jax import monitoring
+
+    from xlacheck.rules.eager_lax_body_per_call import EagerLaxBodyPerCall as R
+    compiles = [0]
+
+    def listener(event: str, duration_secs: float, **_: Any) -> None:
+        if event == "/jax/core/compile/backend_compile_duration":
+            compiles[0] += 1
+
+    monitoring.register_event_duration_secs_listener(listener)
+    eager = _example_code(R.INVALID, "def line_search(params, lr):")
+    assert "XLA427" in _codes(eager, preview=True) and "XLA427" not in _codes(eager)
+    counter = "        TRACES.append(1)\n"
+    ns = _run("TRACES = []\n" + eager.replace("    def body(state):\n", "    def body(state):\n" + counter))
+    ns["train"](jax.numpy.ones(3), 4)
+    assert len(ns["TRACES"]) == 4 and compiles[0] >= 4
+    jitted = _example_code(R.VALID, "@jax.jit\ndef solve(x, lr):")
+    assert "XLA427" not in _codes(jitted, preview=True)
+    ns = _run("TRACES = []\n" + jitted.replace("    def body(s):\n", "    def body(s):\n" + counter))
+    ns["train"](jax.numpy.ones(3), 4)
+    assert len(ns["TRACES"]) == 1
