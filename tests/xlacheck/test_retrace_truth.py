@@ -577,3 +577,42 @@ def test_a_model_a_builder_returns_per_step_retraces_but_a_kept_one_once() -> No
     good = _load(_example(PythonScalarToTfFunction.VALID, "functools.lru_cache"), "XLA403", flagged=False)
     good["train"](x, 3)
     assert good["step"].experimental_get_tracing_count() == 2  # the cached model and the module's: once each
+
+
+_COUNT_COMPILES_RETRACE26 = """
+import glob, os, sys
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+from xlacheck.rules.batch_without_drop_remainder import BatchWithoutDropRemainder
+from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
+import tensorflow as tf
+def dumps():
+    return len(glob.glob(os.path.join(sys.argv[1], "*before_optimizations.txt")))
+ns = {}
+exec([e.code for e in UnknownDimsInJitSignature.INVALID if "run_step(i)" in e.code][0], ns)
+ns["train"](3)
+print("COUNTS", ns["step"].experimental_get_tracing_count(), dumps())
+before = dumps()
+ns = {}
+exec([e.code for e in BatchWithoutDropRemainder.INVALID if "batch_size=64" in e.code][0], ns)
+model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+ns["train"](model, tf.ones([100, 3]), tf.ones([100, 2]))
+print("COUNTS", model.train_function.experimental_get_tracing_count(), dumps() - before)
+"""
+
+
+def test_fill_sized_per_step_and_keras_fit_partial_batch_compile_again(tmp_path: Any) -> None:
+    """retrace26: XLA408's fill sized by the step counter (``tf.ones((i + 2, 3))`` through
+    ``run_step(i)``) traces once under its ``None``-dim signature and compiles per step; XLA402's
+    ``fit(x, y, batch_size=64)`` under ``jit_compile=True`` on 100 samples traces the train step once
+    and compiles it twice (the last batch has 36)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, XLA_FLAGS=f"--xla_dump_to={tmp_path}", TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=root,
+               TF_USE_LEGACY_KERAS="1")
+    out = subprocess.run([sys.executable, "-c", _COUNT_COMPILES_RETRACE26, str(tmp_path)], env=env, check=True,
+                         capture_output=True, text=True, timeout=300).stdout.splitlines()
+    counts = [int(v) for line in out if line.startswith("COUNTS ") for v in line.split()[1:]]
+    assert counts == [1, 3, 1, 2]  # (the fit prints its progress bar to stdout too)
