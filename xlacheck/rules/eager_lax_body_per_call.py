@@ -31,7 +31,8 @@ class EagerLaxBodyPerCall(ModuleRule):
     condition, or branch) made anew each time they run: a `lambda` written at the call, or a
     function `def`ined (or a lambda bound) in the function around the call; where this file shows
     the call repeats: the body is made inside a loop around the call, or the function around it is
-    called in a loop of host code of this file (outside tests). A body defined at module level (one
+    called in a loop of host code of this file (outside tests), directly or through one function of
+    this file (`train` loops over `run_step(i)`, which calls it). A body defined at module level (one
     function object) is not flagged, nor is a function whose callers are elsewhere (a library
     function usually runs under its caller's `jax.jit`), nor code that any jit of this file traces.
     Behind `--preview`: in library code the loops that call such a function usually run while a
