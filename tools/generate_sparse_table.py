@@ -24,7 +24,8 @@ sparse tensor is compared on its ``values``. Each entry records
   ``value_specialized`` (the shapes-only HLO needs "a compile-time constant"), ``differs`` or
   ``eager_error``;
 * ``returns``: ``sparse`` when the consumer returned a ``tf.SparseTensor`` eagerly, else ``dense``;
-* ``form``, ``call`` (``any``, or ``axis1`` / ``no_axis`` for a reduction, ``dense_rhs`` /
+* ``form`` and ``constructor`` (the API that made the sparse tensor; null for ``argument``), ``call``
+  (``any``, or ``axis1`` / ``no_axis`` for a reduction, ``dense_rhs`` /
   ``sparse_rhs`` for ``tf.sparse.add``), ``input`` (the probe in words), ``ops`` (the raw ops
   XLA reported without a kernel, when it did) and ``eager``/``xla`` (the shapes, or the error).
 
@@ -49,11 +50,19 @@ COMMAND = "python tools/generate_sparse_table.py"
 SCHEMA_VERSION = 1
 RTOL, ATOL = 1e-4, 1e-5  # the oracle's tolerance (../shared/eval/xla_cases/oracle.py)
 
-# form -> the constructor over the arguments ``dense`` f32[3, 4], ``indices`` int64[5, 2] and ``values``
-# f32[5]; ``argument`` receives the sparse tensor itself.
+# form -> the constructor over the arguments ``dense`` f32[3, 4], ``indices`` int64[5, 2], ``values`` f32[5],
+# ``labels`` f32[3, 4] and ``lengths`` int32[3] (the Keras CTC helper keeps the first ``lengths`` labels of
+# each row: 6 stored values); ``argument`` receives the sparse tensor itself.
 CONSTRUCTORS: dict[str, str] = {
     "from_dense": "tf.sparse.from_dense(dense)",
     "constructor": "tf.SparseTensor(indices, values, dense_shape=[3, 4])",
+    "ctc_label_dense_to_sparse": "tf.keras.backend.ctc_label_dense_to_sparse(labels, lengths)",
+}
+# form -> the API that made the sparse tensor (what a rule looks for in user code)
+CONSTRUCTOR_APIS: dict[str, str] = {
+    "from_dense": "tf.sparse.from_dense",
+    "constructor": "tf.SparseTensor",
+    "ctc_label_dense_to_sparse": "tf.keras.backend.ctc_label_dense_to_sparse",
 }
 # (consumer api, call form, source over the sparse tensor ``s``, ``w`` f32[4, 2], ``emb`` f32[6, 3] and
 # ``logits`` f32[6, 3, 5]); the call form says which calls of the consumer the probe stands for.
@@ -97,7 +106,9 @@ def _args() -> dict[str, Any]:
 
     return {"dense": tf.constant([[1.0, 0.0, 2.0, 0.0], [0.0, 3.0, 0.0, 0.0], [2.0, 0.0, 0.0, 1.0]]),
             "indices": tf.constant([[0, 0], [0, 2], [1, 1], [2, 0], [2, 3]], tf.int64),
-            "values": tf.constant([1.0, 2.0, 3.0, 2.0, 1.0])}
+            "values": tf.constant([1.0, 2.0, 3.0, 2.0, 1.0]),
+            "labels": tf.constant([[1.0, 2.0, 0.0, 0.0], [3.0, 0.0, 0.0, 0.0], [2.0, 2.0, 1.0, 0.0]]),
+            "lengths": tf.constant([2, 1, 3])}
 
 
 def _measure(form: str, consumer: str) -> dict[str, Any]:
@@ -156,6 +167,7 @@ def _measure(form: str, consumer: str) -> dict[str, Any]:
 
 def measure() -> dict[str, Any]:
     os.environ.pop("XLA_FLAGS", None)  # flags such as fast min/max change XLA:CPU's answers
+    os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.keras.backend is tf-keras's (the case oracle's)
     import tensorflow as tf
 
     entries: dict[str, list[dict[str, Any]]] = {}
@@ -163,14 +175,15 @@ def measure() -> dict[str, Any]:
         for form in FORMS:
             ctor = "the sparse argument s" if form == "argument" else CONSTRUCTORS[form]
             entries.setdefault(api, []).append(
-                {"form": form, "call": call, "input": f"s = {ctor}; {source}", **_measure(form, source)})
+                {"form": form, "constructor": CONSTRUCTOR_APIS.get(form), "call": call,
+                 "input": f"s = {ctor}; {source}", **_measure(form, source)})
     return {
         "schema_version": SCHEMA_VERSION,
         "generated_by": COMMAND,
         "generated": _table_check.generated_date(),
         "tensorflow": tf.__version__,
         "backend": "XLA_CPU_JIT (tf.function(jit_compile=True) on CPU); shapes-only HLO as the case oracle",
-        "input": "a 3 x 4 tf.SparseTensor of 5 f32 values (every row non-empty) built inside the compiled function "
+        "input": "a 3 x 4 tf.SparseTensor of f32 values (every row non-empty) built inside the compiled function "
                  "from its dense arguments (form = constructor), or passed in (form argument)",
         "tolerance": {"rtol": RTOL, "atol": ATOL},
         "outcomes": ["ok", "xla_error", "value_specialized", "differs", "eager_error"],

@@ -36,14 +36,9 @@ def probed() -> frozenset[str]:
 
 @cache
 def constructors() -> frozenset[str]:
-    """The APIs that made the sparse tensor of a probe (``tf.sparse.from_dense``, ``tf.SparseTensor``)."""
-    out = set()
-    for rows in _table()["entries"].values():
-        for r in rows:
-            head = r["input"].split(";", 1)[0].removeprefix("s = ")
-            if r["form"] != "argument":
-                out.add(head.split("(", 1)[0])
-    return frozenset(out)
+    """The APIs that made the sparse tensor of a probe (``tf.sparse.from_dense``, ``tf.SparseTensor``,
+    ``tf.keras.backend.ctc_label_dense_to_sparse``)."""
+    return frozenset(r["constructor"] for rows in _table()["entries"].values() for r in rows if r.get("constructor"))
 
 
 @cache

@@ -267,6 +267,10 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA309-valid-13", "f",
      lambda: (tf.constant([[1, 2], [3, 1], [2, 2]]), tf.reshape(tf.range(90, dtype=F), [6, 3, 5]) / 90.0),
      "compiles"),  # tf.nn.ctc_loss with dense labels
+    ("XLA309-invalid-20", "f",
+     lambda: (tf.constant([[1, 2, 0], [3, 0, 0], [2, 2, 1]]), tf.constant([2, 1, 3]),
+              tf.reshape(tf.range(90, dtype=F), [6, 3, 5]) / 90.0),
+     "fails"),  # K.ctc_label_dense_to_sparse labels -> CTCLoss
 ]
 
 

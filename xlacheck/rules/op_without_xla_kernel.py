@@ -266,11 +266,12 @@ class OpWithoutXlaKernel(Rule):
 
     Also flags an API whose dense form compiles but whose `tf.SparseTensor` form has no XLA kernel,
     when its first argument is a sparse tensor built in the function (`tf.sparse.from_dense`,
-    `tf.SparseTensor(...)`, a sparse `tf.sparse.*` result, `tf.cast` of one): `tf.nn.ctc_loss` with
-    sparse labels runs `CTCLoss` (measured by `tools/generate_sparse_table.py`,
-    `xlacheck/data/tf_sparse.json`: a 3 x 4 sparse matrix built or passed in x 27 consumers on TF
-    2.21 XLA:CPU; the `tf.sparse.*` consumers it found without a kernel are XLA204's). A sparse
-    *argument* of the compiled function is not provably sparse and is not flagged.
+    `tf.SparseTensor(...)`, Keras's `K.ctc_label_dense_to_sparse`, a sparse `tf.sparse.*` result,
+    `tf.cast` of one): `tf.nn.ctc_loss` with sparse labels runs `CTCLoss` (measured by
+    `tools/generate_sparse_table.py`, `xlacheck/data/tf_sparse.json`: a 3 x 4 sparse matrix built
+    three ways or passed in x 27 consumers on TF 2.21 XLA:CPU; the `tf.sparse.*` consumers it found
+    without a kernel are XLA204's). A sparse *argument* of the compiled function is not provably
+    sparse and is not flagged.
 
     Also flags an API whose forward compiles but whose gradient has no XLA kernel (the generated
     API table's `grad_xla: false`, `xlacheck/data/tf_api.json`), when it is called inside a
@@ -614,6 +615,18 @@ class OpWithoutXlaKernel(Rule):
                             "compilation fails with 'Detected unsupported operations'; pass the dense form or move "
                             "the call out of the compiled function (compiled: decorated with "
                             "tf.function(jit_compile=True) at line 2)"),
+                )),
+        # labels made sparse by Keras's CTC helper (a constructor the sparse table measured)
+        Example("import tensorflow as tf\nfrom tensorflow.keras import backend as K\n"
+                "@tf.function(jit_compile=True)\ndef f(padded, lengths, logits):\n"
+                "    labels = K.ctc_label_dense_to_sparse(padded, lengths)\n"
+                "    return tf.nn.ctc_loss(labels, logits, None, tf.fill([3], 6), blank_index=0)\n",
+                expected=(
+                    (6, 12, "tf.nn.ctc_loss with a tf.SparseTensor first argument uses ops with no XLA kernel "
+                            "(CTCLoss; measured by tools/generate_sparse_table.py, while its dense form compiles): "
+                            "compilation fails with 'Detected unsupported operations'; pass the dense form or move "
+                            "the call out of the compiled function (compiled: decorated with "
+                            "tf.function(jit_compile=True) at line 3)"),
                 )),
     )
 
