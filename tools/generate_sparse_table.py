@@ -29,6 +29,11 @@ sparse tensor is compared on its ``values``. Each entry records
   ``sparse_rhs`` for ``tf.sparse.add``), ``input`` (the probe in words), ``ops`` (the raw ops
   XLA reported without a kernel, when it did) and ``eager``/``xla`` (the shapes, or the error).
 
+Not probed: ``tf.sparse.retain`` of the Keras helper's result (its values have a bounded dynamic
+size): under ``jit_compile`` it returned the eager values in one of three runs and aborted the
+process in the other two (``literal.cc: Check failed: subshape->dimensions(dim_index) >= size (12 vs.
+21952)``, TF 2.21 XLA:CPU), so it has no stable outcome to record.
+
 The output is deterministic apart from the ``generated`` date (``SOURCE_DATE_EPOCH`` pins it).
 """
 
@@ -149,7 +154,7 @@ def _measure(form: str, consumer: str) -> dict[str, Any]:
         xla = dense(compiled(*values))
     except Exception as error:  # noqa: BLE001
         text = str(error)
-        message = text.strip().splitlines()[0][:160]
+        message = re.sub(r"__inference_\w+?_\d+\S*", "__inference_fn", text.strip().splitlines()[0])[:160]
         return {"outcome": "xla_error", "returns": returns, "ops": sorted(set(_NO_KERNEL.findall(text))),
                 "eager": {"shape": list(eager.shape)}, "xla": {"error": type(error).__name__, "message": message}}
     record = {"returns": returns, "eager": {"shape": list(eager.shape)}, "xla": {"shape": list(xla.shape)}}
@@ -173,6 +178,8 @@ def measure() -> dict[str, Any]:
     entries: dict[str, list[dict[str, Any]]] = {}
     for api, call, source in CONSUMERS:
         for form in FORMS:
+            if api == "tf.sparse.retain" and form == "ctc_label_dense_to_sparse":
+                continue  # aborts the process now and then (XLA literal.cc CHECK on a bounded-dynamic size): see below
             ctor = "the sparse argument s" if form == "argument" else CONSTRUCTORS[form]
             entries.setdefault(api, []).append(
                 {"form": form, "constructor": CONSTRUCTOR_APIS.get(form), "call": call,
