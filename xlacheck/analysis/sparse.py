@@ -3,9 +3,10 @@
 The facts come from the sparse table (``xlacheck/data/tf_sparse.json``, measured by
 ``tools/generate_sparse_table.py``): the constructors its probes used (``tf.sparse.from_dense``,
 ``tf.SparseTensor``, ``tf.keras.backend.ctc_label_dense_to_sparse``) and the ``tf.sparse.*``
-consumers that returned a sparse tensor for a sparse input. ``tf.cast`` keeps a sparse tensor sparse (TensorFlow dispatches it on ``SparseTensor``; the
-table's ``tf.cast`` probes read ``.values`` of the cast). A function's sparse *arguments* are not
-known here: unknown is not sparse.
+consumers that returned a sparse tensor for a sparse input. ``tf.cast`` keeps a sparse tensor
+sparse (TensorFlow dispatches it on ``SparseTensor``; the table's ``tf.cast`` probes read
+``.values`` of the cast). A function's sparse *arguments* are not known here: unknown is not
+sparse.
 """
 
 from __future__ import annotations
