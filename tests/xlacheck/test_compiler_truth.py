@@ -261,6 +261,16 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA204-invalid-8", "f", lambda: (tf.ones([10, 4]), tf.constant([1, 4, 2, 7, 3, 0]), tf.constant([1, 3, 2])),
      "fails"),  # reduce_mean(gather(table, ragged ids), axis=1)
     ("XLA204-valid-7", "f", lambda: (tf.ones([6, 3]), tf.constant([1, 3, 2])), "compiles"),  # reduce_sum, no axis
+    ("XLA309-invalid-19", "f",
+     lambda: (tf.constant([[1, 2], [3, 0], [2, 2]]), tf.reshape(tf.range(90, dtype=F), [6, 3, 5]) / 90.0),
+     "fails"),  # tf.nn.ctc_loss with SparseTensor labels (CTCLoss)
+    ("XLA309-valid-13", "f",
+     lambda: (tf.constant([[1, 2], [3, 1], [2, 2]]), tf.reshape(tf.range(90, dtype=F), [6, 3, 5]) / 90.0),
+     "compiles"),  # tf.nn.ctc_loss with dense labels
+    ("XLA309-invalid-20", "f",
+     lambda: (tf.constant([[1, 2, 0], [3, 0, 0], [2, 2, 1]]), tf.constant([2, 1, 3]),
+              tf.reshape(tf.range(90, dtype=F), [6, 3, 5]) / 90.0),
+     "fails"),  # K.ctc_label_dense_to_sparse labels -> CTCLoss
 ]
 
 

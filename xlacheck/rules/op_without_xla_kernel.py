@@ -7,8 +7,9 @@ import builtins
 from collections.abc import Mapping
 from typing import Any
 
-from xlacheck import api_table, op_table
+from xlacheck import api_table, op_table, sparse_table
 from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.sparse import is_sparse
 from xlacheck.analysis.tables import TENSOR_ARRAYS
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name, loop_call_names
 from xlacheck.rules.data_dependent_shape_op import dynamic_shape_reason
@@ -263,6 +264,15 @@ class OpWithoutXlaKernel(Rule):
     by a loop over it, a `self.<attr>` set to it, or a parameter default that no call in the file
     overrides.
 
+    Also flags an API whose dense form compiles but whose `tf.SparseTensor` form has no XLA kernel,
+    when its first argument is a sparse tensor built in the function (`tf.sparse.from_dense`,
+    `tf.SparseTensor(...)`, Keras's `K.ctc_label_dense_to_sparse`, a sparse `tf.sparse.*` result,
+    `tf.cast` of one): `tf.nn.ctc_loss` with sparse labels runs `CTCLoss` (measured by
+    `tools/generate_sparse_table.py`, `xlacheck/data/tf_sparse.json`: a 3 x 4 sparse matrix built
+    three ways or passed in x 27 consumers on TF 2.21 XLA:CPU; the `tf.sparse.*` consumers it found
+    without a kernel are XLA204's). A sparse *argument* of the compiled function is not provably
+    sparse and is not flagged.
+
     Also flags an API whose forward compiles but whose gradient has no XLA kernel (the generated
     API table's `grad_xla: false`, `xlacheck/data/tf_api.json`), when it is called inside a
     `tf.GradientTape` block of compiled code: `tf.quantization.quantize_and_dequantize_v2`
@@ -380,6 +390,9 @@ class OpWithoutXlaKernel(Rule):
                 "        energies, _ = tf.linalg.eigh(0.5 * (h + tf.linalg.adjoint(h)))\n"
                 "        loss = energies[0]\n"
                 "    return tape.gradient(loss, re)\n"),
+        # tf.nn.ctc_loss with dense labels compiles (the sparse table's fact is for SparseTensor labels)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels, logits):\n"
+                "    return tf.nn.ctc_loss(labels, logits, tf.fill([3], 2), tf.fill([3], 6), blank_index=0)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
@@ -591,6 +604,30 @@ class OpWithoutXlaKernel(Rule):
                             "or differentiate a real-valued formulation (compiled: decorated with "
                             "tf.function(jit_compile=True) at line 2)"),
                 )),
+        # tf.nn.ctc_loss with SparseTensor labels: the sparse table measured CTCLoss without a kernel
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(padded, logits):\n"
+                "    sparse = tf.cast(tf.sparse.from_dense(padded), tf.int32)\n"
+                "    return tf.nn.ctc_loss(labels=sparse, logits=logits, label_length=None,\n"
+                "                          logit_length=tf.fill([3], 6), blank_index=0)\n",
+                expected=(
+                    (5, 12, "tf.nn.ctc_loss with a tf.SparseTensor first argument uses ops with no XLA kernel "
+                            "(CTCLoss; measured by tools/generate_sparse_table.py, while its dense form compiles): "
+                            "compilation fails with 'Detected unsupported operations'; pass the dense form or move "
+                            "the call out of the compiled function (compiled: decorated with "
+                            "tf.function(jit_compile=True) at line 2)"),
+                )),
+        # labels made sparse by Keras's CTC helper (a constructor the sparse table measured)
+        Example("import tensorflow as tf\nfrom tensorflow.keras import backend as K\n"
+                "@tf.function(jit_compile=True)\ndef f(padded, lengths, logits):\n"
+                "    labels = K.ctc_label_dense_to_sparse(padded, lengths)\n"
+                "    return tf.nn.ctc_loss(labels, logits, None, tf.fill([3], 6), blank_index=0)\n",
+                expected=(
+                    (6, 12, "tf.nn.ctc_loss with a tf.SparseTensor first argument uses ops with no XLA kernel "
+                            "(CTCLoss; measured by tools/generate_sparse_table.py, while its dense form compiles): "
+                            "compilation fails with 'Detected unsupported operations'; pass the dense form or move "
+                            "the call out of the compiled function (compiled: decorated with "
+                            "tf.function(jit_compile=True) at line 3)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -637,6 +674,14 @@ class OpWithoutXlaKernel(Rule):
                            f"body by hand (compiled: {ctx.function.evidence})")
                 return
         unsupported = unsupported_ops(name, node)
+        sparse_ops = sparse_table.missing_kernels(name)
+        if sparse_ops and not unsupported and self._sparse_first_argument(node, name, ctx):
+            ctx.report(self, node,
+                       f"{name} with a tf.SparseTensor first argument uses ops with no XLA kernel "
+                       f"({', '.join(sparse_ops)}; measured by tools/generate_sparse_table.py, while its dense form "
+                       "compiles): compilation fails with 'Detected unsupported operations'; pass the dense form "
+                       f"or move the call out of the compiled function (compiled: {ctx.function.evidence})")
+            return
         verdict = op_table.lookup(name)
         if unsupported and verdict is not None and not verdict.unsupported:
             return  # the default call compiles: a literal argument selects the variant, XLA310's finding
@@ -659,6 +704,16 @@ class OpWithoutXlaKernel(Rule):
                        f"{name} uses ops with no XLA kernel ({ops}): compilation fails with 'Detected unsupported "
                        f"operations'; move it out of the compiled function or use an XLA-supported equivalent "
                        f"(compiled: {ctx.function.evidence})")
+
+    @staticmethod
+    def _sparse_first_argument(node: ast.Call, name: str, ctx: RuleContext) -> bool:
+        """The call's first parameter (``labels`` of ``tf.nn.ctc_loss``) is a tf.SparseTensor built in
+        this function (``tf.sparse.from_dense``, ``tf.SparseTensor``, a sparse ``tf.sparse.*`` result)."""
+        fact = api_table.lookup(name)
+        first = node.args[0] if node.args else None
+        if first is None and fact is not None and fact.params:
+            first = next((k.value for k in node.keywords if k.arg == fact.params[0]), None)
+        return first is not None and is_sparse(first, ctx.function.node, ctx.aliases.resolve)
 
     def _gradient(self, node: ast.Call, name: str, ctx: RuleContext, forward_ok: bool) -> None:
         """The gradient of this call (under a GradientTape of this function) has no XLA kernel."""
