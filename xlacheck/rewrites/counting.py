@@ -67,11 +67,13 @@ import ast
 
 from xlacheck.analysis.dtypes import INT_DTYPES
 from xlacheck.diagnostics import Edit, Fix
-from xlacheck.rewrites._expr import arg, call_name, kw, static_int
+from xlacheck.analysis.scopes import parameter_defaults
+from xlacheck.rewrites._expr import arg, atom, call_name, kw, static_int, tf_name
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import certain_dtype, is_floating
 from xlacheck.rewrites.ragged import rewrite_ragged_to_tensor
+from xlacheck.rewrites.segment_bounds import partner
 
 UNIQUE = frozenset({"tf.unique", "tf.math.unique", "tf.unique_with_counts", "tf.math.unique_with_counts"})
 SEGMENTS = frozenset(f"tf.math.segment_{op}" for op in ("sum", "mean", "max", "min", "prod"))
@@ -132,19 +134,79 @@ def _bincount(src: Source, node: ast.Call) -> Fix | None:
     return make_fix(message, [replace(src, node, text)], reasons)
 
 
+_COUNT = "num_segments"  # the op's own argument: a value the code names after it is the count it configures
+DROPPED = ("ids >= {b} are dropped (the original counts max(ids) + 1 segments); the result has {b} rows, the ones "
+           "past the largest id {fill}, where the original has max(ids) + 1")
+
+
+def _configured_count(src: Source, node: ast.Call) -> tuple[str, str] | None:
+    """(the text of a segment count the code configures, where it comes from), readable where the
+    segment call runs and named after the op's own ``num_segments`` argument (``num_segments``,
+    ``max_num_segments``, ``NUM_SEGMENTS``): a parameter of the enclosing function with an int
+    default, never rebound; an attribute the function already reads on ``self`` or on a parameter
+    (``self.config.num_segments``); a module-level int constant. The nearest kind that has one
+    candidate wins, in that order; None when there is none, or more than one of the nearest kind."""
+    function = src.function_of(node)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    named = lambda text: text.lower().endswith(_COUNT)  # noqa: E731
+    stores = src.stores_in(function)
+    kinds: list[dict[str, str]] = [{}, {}, {}]
+    found = kinds[0]
+    for param, default in parameter_defaults(function).items():
+        if named(param) and isinstance(default, ast.Constant) and type(default.value) is int \
+                and default.value > 0 and not stores.get(param):
+            found[param] = f"the parameter `{param}` (default {default.value})"
+    params = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    for sub in src.scope_nodes(function):
+        if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Load) and named(sub.attr):
+            root = sub.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and (root.id == "self" or root.id in params) and not stores.get(root.id):
+                kinds[1][src.segment(sub)] = f"the configuration attribute `{src.segment(sub)}`"
+    for stmt in src.tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and named(stmt.targets[0].id) and stmt.targets[0].id not in params | set(stores):
+            value = src.module_constant(stmt.targets[0])
+            if isinstance(value, ast.Constant) and type(value.value) is int and value.value > 0:
+                kinds[2][stmt.targets[0].id] = f"the module constant `{stmt.targets[0].id}` ({value.value})"
+    nearest = next((kind for kind in kinds if kind), {})
+    return next(iter(nearest.items())) if len(nearest) == 1 else None
+
+
 def _segment(src: Source, node: ast.Call, name: str) -> Fix:
     tf = src.tf
     data_node, ids_node = node.args
     data, ids = arg(src, data_node), arg(src, ids_node)
     unsorted = name.replace("segment_", "unsorted_segment_")
-    ids64 = f"{tf}.cast({ids}, {tf}.int64)"
-    text = f"{unsorted}({data}, {ids64}, num_segments={tf}.maximum({tf}.reduce_max({ids64}) + 1, 0))"
     reasons = []
-    if not isinstance(ids_node, ast.Name):
-        reasons.append(f"`{src.segment(ids_node)}` is evaluated twice")
     if name.endswith("_mean") and not is_floating(certain_dtype(src, data_node)):
         reasons.append("the data may be integer or complex: segment_mean truncates integer means and keeps the "
                        "dtype, unsorted_segment_mean returns a float and rejects complex data")
+    # a static count: the leading size of the array the result is combined with (where the original
+    # returns, its count is that size), else one the code configures
+    combined = partner(src, node, lambda f: tf_name(src, f), "tf.concat", {})
+    if combined is not None:
+        other, why = combined
+        text = f"{unsorted}({data}, {ids}, num_segments={tf}.shape({atom(src, other)})[0])"
+        return make_fix(f"Use {unsorted} with num_segments= the leading size of `{src.segment(other)}`, which the "
+                        "result is combined with (a static shape; where the original returns, its segment count is "
+                        "that size; unsorted or negative ids, which raise in the original, are no longer checked)",
+                        [replace(src, node, text)], [*reasons, *([why] if why else [])])
+    configured = _configured_count(src, node)
+    if configured is not None:
+        count, source = configured
+        text = f"{unsorted}({data}, {ids}, num_segments={count})"
+        fill = "ones" if name.endswith("_prod") else "zeros"
+        return make_fix(f"Use {unsorted} with num_segments={count}, the count configured by {source} (a static "
+                        "count: XLA compiles once; unsorted or negative ids, which raise in the original, are no "
+                        "longer checked)", [replace(src, node, text)],
+                        [*reasons, DROPPED.format(b=f"`{count}`", fill=fill)])
+    ids64 = f"{tf}.cast({ids}, {tf}.int64)"
+    text = f"{unsorted}({data}, {ids64}, num_segments={tf}.maximum({tf}.reduce_max({ids64}) + 1, 0))"
+    if not isinstance(ids_node, ast.Name):
+        reasons.append(f"`{src.segment(ids_node)}` is evaluated twice")
     return make_fix(f"Use {unsorted}, which has an XLA kernel (unsorted or negative ids, which raise in the "
                     "original, are no longer checked; num_segments still comes from the data, so XLA compiles "
                     "once per value: pass a static num_segments to compile once)",
