@@ -513,6 +513,16 @@ MASKS = {
         "    return scale * jnp.sum(jnp.abs(pred - target)) + jnp.var(pred)\n\n\n"
         "def f(b, m):\n    kept = b[m > 0.5]\n    return abs_loss(target=TARGET, pred=kept)\n",
         "b[m > 0.5]", "def abs_loss(pred, target=0.0, *, scale=1.0, pred_mask=None):\n"),
+    # fixes26: a column of a row selection is that column of the whole array, with the row mask
+    # (indexing commutes); compress along axis 0 selects rows as x[c] does
+    "columns_of_rows_compressed_along_axis_0": (
+        "def f(b, m):\n    x = jnp.reshape(jnp.concatenate([b, m]), (4, 2))\n"
+        "    kept = jnp.compress(m > 0.5, x, axis=0)\n    w = kept[:, 1] - kept[:, 0]\n    h = kept[:, 0] * 2.0\n"
+        "    return jnp.sum(w * h)\n", "jnp.compress(m > 0.5, x, axis=0)", "return jnp.sum(w * h, where="),
+    "mean_of_a_column_of_a_boolean_row_selection": (
+        "def f(b, m):\n    x = jnp.stack([b, m, b * m], axis=1)\n    sel = x[m > 0.5]\n"
+        "    return jnp.mean(sel[:, 2] - sel[:, 0] ** 2)\n", "x[m > 0.5]",
+        "return jnp.mean(x[:, 2] - (x[:, 0] ** 2), where=m > 0.5)\n"),
 }
 
 

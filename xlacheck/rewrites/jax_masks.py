@@ -262,6 +262,53 @@ def _selection(src: Source, jnp: str, node: ast.AST) -> tuple[str, str] | None:
     return sized
 
 
+COLUMN = ("a column of a selection (`sel[:, k]`) is read as that column of the whole array with the same mask: "
+          "exact for a mask over the rows only (1-D; compress along axis 0 has one)")
+
+
+def _column_parts(node: ast.AST | None) -> bool:
+    """``v[:, k]`` (``v[:, k, :]``, ``v[:, :, k]``): a full slice first, then literal non-negative
+    indices and full slices, one index at least: a column of each row of ``v``."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Tuple)):
+        return False
+    parts = node.slice.elts
+    indices = [int_literal(p) for p in parts[1:]]
+    return len(parts) >= 2 and full_slice(parts[0]) and any(i is not None for i in indices) and all(
+        i is not None and i >= 0 or full_slice(p) for i, p in zip(indices, parts[1:]))
+
+
+def _column(src: Source, jnp: str, node: ast.AST, named: Named | None) -> tuple[str, str] | None:
+    """(whole array, mask) texts of a column read (:func:`_column_parts`) of a boolean selection
+    ``x[m]``, of ``jnp.compress(c, x, axis=0)``, or of a name standing for one (``named``): the same
+    column of the whole array, with the same mask (:data:`COLUMN`). None for a slice's positions,
+    whose mask has the whole array's shape."""
+    if not _column_parts(node):
+        return None
+    assert isinstance(node, ast.Subscript)
+    value = node.value
+    if named and isinstance(value, ast.Name) and value.id in named:
+        whole, mask = named[value.id]
+    elif isinstance(value, ast.Subscript) and _mask(src, jnp, value.slice) is not None \
+            or isinstance(value, ast.Call) and canonical(src, value.func) == "jax.numpy.compress":
+        selected = _selection(src, jnp, value)
+        if selected is None:
+            return None
+        whole, mask = selected
+    else:
+        return None
+    if "broadcasted_iota" in mask or f"{jnp}.ravel(" in whole:
+        return None
+    _column_read(src).add(id(node))
+    index = ", ".join(src.segment(p) if not full_slice(p) else ":" for p in node.slice.elts)  # type: ignore[attr-defined]
+    return f"{whole if whole.isidentifier() else f'({whole})'}[{index}]", mask
+
+
+def _column_read(src: Source) -> set[int]:
+    """The column reads of selections read since the current rewrite started (:data:`COLUMN`)."""
+    read: set[int] = src.memo("column reads", set)
+    return read
+
+
 def _sized_read(src: Source) -> set[int]:
     """The data-sized calls read as selections (:func:`~xlacheck.rewrites.jax_selections.sized_selection`)
     since the current rewrite started: its fix says how it differs (:data:`SIZED`)."""
@@ -288,7 +335,7 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
         if leaves is not None:
             leaves.append((whole, mask))
         return whole
-    selected = _selection(src, jnp, node)
+    selected = _selection(src, jnp, node) or _column(src, jnp, node, named)
     if selected is not None:
         masks.add(selected[1])
         if leaves is not None:
@@ -707,7 +754,7 @@ def _reads_rewritten(src: Source, jnp: str, name: str, scope: ast.AST, named: Na
             continue
         call = src.parents.get(read)  # the reduction that holds this read, through elementwise operations
         enclosed = not row_kept
-        while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
+        while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or _column_parts(call) or (
                 isinstance(call, (ast.List, ast.Tuple)) and _concatenated(src, src.parents.get(call)) is not None) \
                 or _concatenated(src, call) is not None or (
                 isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS) or (
@@ -720,12 +767,12 @@ def _reads_rewritten(src: Source, jnp: str, name: str, scope: ast.AST, named: Na
         if not enclosed:
             return None
         if isinstance(call, ast.Assign):  # `h = jnp.tanh(valid @ w)`: a chain, h computed on the whole arrays
+            if any(e.start == src.start(call.value) for e in edits):
+                continue  # read twice in one chained value (`w = sel[:, 2] - sel[:, 0]`): rewritten once
             chained = _chained(src, jnp, call, named, bound_slice is None)
             if chained is None:
                 return None
             target, text, rows = chained
-            if any(e.start == src.start(call.value) for e in edits):
-                continue  # read twice in one chained value: rewritten once
             edits.append(replace(src, call.value, text))
             if rows or current in rows_only:
                 rows_only.add(target)
@@ -1307,6 +1354,7 @@ def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
     # the padded sum of hits first: exact (SAFE) for positions, where the selection they also are
     # (jax_selections) is read with `where=` (UNSAFE)
     _sized_read(src).clear()
+    _column_read(src).clear()
     fix = (_padded_hits(src, jnp, node) or _masked_set(src, jnp, node) or _masked_reduction(src, jnp, node)
            or _unpacked_set(src, jnp, node) or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node)
            or _counted_hits(src, jnp, node) or indexed_fill(src, jnp, node) or _named_positions(src, jnp, node)
@@ -1315,6 +1363,8 @@ def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
         fix = make_fix(fix.message.split(" (unsafe: ")[0], fix.edits, [POSITIONS, *_reasons(fix)])
     if fix is not None and fix.edits and _sized_read(src):
         fix = make_fix(fix.message.split(" (unsafe: ")[0], fix.edits, [*_reasons(fix), SIZED])
+    if fix is not None and fix.edits and _column_read(src):
+        fix = make_fix(fix.message.split(" (unsafe: ")[0], fix.edits, [*_reasons(fix), COLUMN])
     return fix
 
 
