@@ -299,7 +299,8 @@ def _column(src: Source, jnp: str, node: ast.AST, named: Named | None) -> tuple[
     if "broadcasted_iota" in mask or f"{jnp}.ravel(" in whole:
         return None
     _column_read(src).add(id(node))
-    index = ", ".join(src.segment(p) if not full_slice(p) else ":" for p in node.slice.elts)  # type: ignore[attr-defined]
+    parts = node.slice.elts  # type: ignore[attr-defined]
+    index = ", ".join(src.segment(p) if not full_slice(p) else ":" for p in parts)
     return f"{whole if whole.isidentifier() else f'({whole})'}[{index}]", mask
 
 
