@@ -513,6 +513,10 @@ MASKS = {
         "    return scale * jnp.sum(jnp.abs(pred - target)) + jnp.var(pred)\n\n\n"
         "def f(b, m):\n    kept = b[m > 0.5]\n    return abs_loss(target=TARGET, pred=kept)\n",
         "b[m > 0.5]", "def abs_loss(pred, target=0.0, *, scale=1.0, pred_mask=None):\n"),
+    "elementwise_arithmetic_of_selections_returned_by_a_helper": (
+        "def errors(b, m):\n    keep = m > 0.5\n    return jnp.abs(b[keep] - m[keep]) * 0.5\n\n\n"
+        "def f(b, m):\n    e = errors(b, m)\n    return jnp.mean(e) + jnp.sum(e ** 2)\n",
+        "b[keep]", "    return (jnp.abs((b - m)) * 0.5), keep\n"),
     # fixes26: a column of a row selection is that column of the whole array, with the row mask
     # (indexing commutes); compress along axis 0 selects rows as x[c] does
     "columns_of_rows_compressed_along_axis_0": (

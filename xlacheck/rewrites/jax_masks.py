@@ -1194,13 +1194,27 @@ def _returned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     if function is None or selected is None:
         return None
     returns = [n for n in src.scope_nodes(function) if isinstance(n, ast.Return)]
-    parent = src.parents.get(node)
     if len(returns) != 1:
         return None
+    # elementwise arithmetic of selections by one mask (`jnp.abs(x[m] - y[m])`) is that arithmetic of the
+    # whole arrays, with that mask, as in _assigned_selection
+    value: ast.expr = node
+    while isinstance(src.parents.get(value), (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
+            isinstance(src.parents.get(value), ast.Call) and src.parents[value].func is not value
+            and JAX_ELEMENTWISE.get(canonical(src, src.parents[value].func) or "") is not None):
+        value = src.parents[value]  # type: ignore[assignment]
+    if value is not node:
+        masks: set[str] = set()
+        leaves: list[tuple[str, str]] = []
+        whole = _whole(src, jnp, value, masks, leaves=leaves)
+        if whole is None or masks != {selected[1]} or _PER_ROW in leaves or _ROW_KEPT in leaves:
+            return None
+        selected = (whole, selected[1])
+    parent = src.parents.get(value)
     if parent is returns[0]:
-        edits = [replace(src, node, f"{selected[0]}, {selected[1]}")]
+        edits = [replace(src, value, f"{selected[0]}, {selected[1]}")]
     else:
-        if not (isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1
+        if not (isinstance(parent, ast.Assign) and parent.value is value and len(parent.targets) == 1
                 and isinstance(parent.targets[0], ast.Name) and src.alone_on_lines(parent, parent)):
             return None
         name = parent.targets[0].id
