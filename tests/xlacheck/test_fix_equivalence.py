@@ -500,6 +500,23 @@ def test_a_configured_segment_count_is_unsafe_and_sums_the_same_below_it(where):
         np.testing.assert_array_equal(got.numpy()[want.shape[0]:], 0.0)
 
 
+@pytest.mark.parametrize("ids", [
+    tf.constant([0, 3, 3, 1, 3]), tf.constant([2, 2], tf.int64), tf.zeros([0], tf.int32),
+    tf.constant([[0, 4], [4, 4]]),  # bincount flattens; gather reads in the ids' shape
+])
+def test_a_histogram_read_only_at_the_counted_ids_is_counted_per_item(ids):
+    """fixes26: `tf.gather(E(tf.math.bincount(ids)), ids)` (inverse-frequency weights) equals E of
+    the per-item counts, whatever the histogram's data-dependent length: SAFE, and static under XLA."""
+    source = '''import tensorflow as tf
+
+
+def weights(ids):
+    counts = tf.math.bincount(ids, dtype=tf.float32)  # flag
+    return tf.gather(1.0 / tf.maximum(counts, 1.0), ids) * 2.0
+'''
+    _assert_refines(source, f"histogram_at_ids_{ids.dtype.name}_{ids.shape.rank}_{ids.shape.num_elements()}", (ids,))
+
+
 @pytest.mark.parametrize("op", ["sum", "prod"])
 def test_segment_rewrite_builds_2_31_empty_rows_like_the_original(op):
     """An int32 id 2**31 - 1 on rows of size 0: the original returns a [2**31, 0] tensor, so

@@ -94,6 +94,94 @@ def _int32_length(src: Source, node: ast.AST, depth: int = 0) -> bool:
         and not node.keywords
 
 
+# elementwise TF functions a histogram may pass through before it is read at the counted ids (the
+# histogram first, the other arguments numbers or dtypes)
+_ELEMENTWISE = frozenset({"tf.cast", "tf.maximum", "tf.minimum", "tf.math.maximum", "tf.math.minimum", "tf.sqrt",
+                          "tf.math.sqrt", "tf.math.rsqrt", "tf.math.log", "tf.math.log1p", "tf.exp", "tf.math.exp",
+                          "tf.math.reciprocal", "tf.math.reciprocal_no_nan", "tf.pow", "tf.math.pow",
+                          "tf.math.divide_no_nan", "tf.math.xdivy"})
+_ARITH_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
+
+
+def _constant_operand(src: Source, node: ast.AST) -> bool:
+    """A number, a ``tf.float32``-style dtype, or a name bound once to a number (module or function)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return True
+    if isinstance(node, ast.Attribute) and (tf_name(src, node) or "").startswith("tf.") and node.attr in (
+            "float16", "bfloat16", "float32", "float64", "int32", "int64"):
+        return True
+    if isinstance(node, ast.Name):
+        bound = src.local_binding(node.id, node) or src.module_constant(node)
+        return isinstance(bound, ast.Constant) and type(bound.value) in (int, float)
+    return False
+
+
+def _read_at_ids(src: Source, read: ast.AST, ids: str) -> ast.expr | None:
+    """The ``tf.gather(E, ids)`` that reads the histogram name ``read`` through ``E``, elementwise
+    arithmetic with numbers and :data:`_ELEMENTWISE` functions of it; None for any other read."""
+    value: ast.AST = read
+    while True:
+        parent = src.parents.get(value)
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, _ARITH_OPS) \
+                and _constant_operand(src, parent.right if parent.left is value else parent.left):
+            value = parent
+        elif isinstance(parent, ast.Call) and parent.args and parent.args[0] is value \
+                and call_name(src, parent) in _ELEMENTWISE and not parent.keywords \
+                and all(_constant_operand(src, a) for a in parent.args[1:]):
+            value = parent
+        else:
+            break
+    gather = src.parents.get(value)
+    if isinstance(gather, ast.Call) and call_name(src, gather) in ("tf.gather", "tf.compat.v1.gather") \
+            and len(gather.args) == 2 and not gather.keywords and gather.args[0] is value \
+            and isinstance(gather.args[1], ast.Name) and gather.args[1].id == ids:
+        return gather
+    return None
+
+
+def _histogram_read_at_ids(src: Source, node: ast.Call) -> Fix | None:
+    """``counts = tf.math.bincount(ids[, dtype=D])`` read only as ``tf.gather(E(counts), ids)``: how
+    often each id occurs, at each id (inverse-frequency weights), through elementwise arithmetic with
+    numbers (``1.0 / tf.maximum(counts, 1.0)``) -> the per-item counts ``counts[ids[i]]``, the number
+    of ``j`` with ``ids[j] == ids[i]``: the rows of the n x n comparison summed, shaped like ``ids``,
+    and ``E`` of them in place of each gather. The length of the histogram (``max(ids) + 1``, which
+    is data) is never read. Exact (SAFE) wherever the original returns (bincount raises on negative
+    ids; it flattens ids of any rank and gather reads them in their shape, as the reshape does); the
+    comparison takes n^2 entries of memory for n ids."""
+    stmt = src.parents.get(node)
+    if not (isinstance(stmt, ast.Assign) and stmt.value is node and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and src.alone_on_lines(stmt, stmt)):
+        return None
+    if len(node.args) != 1 or not isinstance(node.args[0], ast.Name) or any(k.arg != "dtype" for k in node.keywords):
+        return None
+    func = src.function_of(stmt)
+    counts, ids = stmt.targets[0].id, node.args[0].id
+    if func is None or counts == ids:
+        return None
+    stores = src.stores_in(func)
+    if len(stores.get(counts, [])) != 1 or stores.get(ids):
+        return None  # the histogram rebound, or the ids (read again at each gather) changed
+    reads = src.loads_of(counts, func)
+    gathers = [_read_at_ids(src, r, ids) for r in reads]
+    if not reads or any(g is None for g in gathers):
+        return None
+    tf = src.tf
+    dtype = kw(node, "dtype")
+    dtype_text = src.segment(dtype) if dtype is not None else f"{tf}.int32"
+    per_item = (f"{tf}.reshape({tf}.reduce_sum({tf}.cast({tf}.equal({tf}.reshape({ids}, [-1, 1]), "
+                f"{tf}.reshape({ids}, [1, -1])), {dtype_text}), axis=1), {tf}.shape({ids}))")
+    edits = [replace(src, node, per_item)]
+    for gather in dict.fromkeys(gathers):  # type: ignore[arg-type]
+        inner = gather.args[0]  # type: ignore[union-attr]
+        text = src.segment(inner)
+        atomic = isinstance(inner, (ast.Name, ast.Call, ast.Attribute))
+        edits.append(replace(src, gather, text if atomic else f"({text})"))
+    return make_fix(f"Count each id's occurrences per item with a static-shape comparison: `{counts}` is read only at "
+                    f"the ids it counts, so its data-dependent length is never needed (n^2 memory for n ids)", edits)
+
+
 def _bincount(src: Source, node: ast.Call) -> Fix | None:
     tf = src.tf
     low, high = kw(node, "minlength"), kw(node, "maxlength")
@@ -311,7 +399,7 @@ def rewrite_counting(src: Source, node: ast.AST) -> Fix | None:
         return None
     name = call_name(src, node) or ""
     if name in ("tf.math.bincount", "tf.bincount"):
-        return _bincount(src, node)
+        return _histogram_read_at_ids(src, node) or _bincount(src, node)
     if name in UNIQUE:
         return _counts_per_item(src, node) or _unique_without_counts(src, node) or explain(
                        "The number of unique values depends on the data, so no fixed-size op returns the same "

@@ -193,6 +193,11 @@ class DataDependentShapeOp(Rule):
 
     ## Fix safety
     Safe fixes, exact wherever the original returns (where it raises, the fix is unconstrained):
+    - `counts = tf.math.bincount(ids[, dtype=D])` read only as `tf.gather(E(counts), ids)` (`E`
+      elementwise arithmetic with numbers, `tf.maximum(counts, 1.0)`, `tf.cast`, ...: inverse-frequency
+      weights) becomes the per-item counts, the rows of `tf.equal(ids[:, None], ids[None, :])` summed
+      and shaped like `ids`, and each gather `E` of them: the histogram's length is never read
+      (n^2 memory for n ids).
     - `tf.math.bincount(ids, minlength=K, maxlength=K[, dtype=D])` becomes
       `tf.reduce_sum(tf.one_hot(tf.reshape(tf.cast(ids, tf.int64), [-1]), K, dtype=D), axis=0)`
       when K is a Python int literal or module constant, or an int32 shape (`tf.shape(x)[k]`,
