@@ -125,7 +125,8 @@ PROBES: dict[str, tuple[str, str]] = {
                                     "    return y"),
     "autograph_for.concat_growth_set_invariants": (
         "autograph_while", "y = x\n    for _ in tf.range(n):\n"
-                           "        tf.autograph.experimental.set_loop_options(shape_invariants=[(y, tf.TensorShape([None, 3]))])\n"
+                           "        tf.autograph.experimental.set_loop_options("
+                           "shape_invariants=[(y, tf.TensorShape([None, 3]))])\n"
                            "        y = tf.concat([y, x[:1]], axis=0)\n    return y"),
     "autograph_for.rank_differs": ("autograph_while",
                                    "y = x\n    for _ in tf.range(n):\n        y = tf.reduce_sum(y, axis=0)\n"
@@ -235,7 +236,8 @@ def _worker(keys: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for key in keys:
             print("START " + key, flush=True)
-            row = measure_one(tf, key, Path(tmp), lambda mode, err: print("PART " + json.dumps([mode, err]), flush=True))
+            row = measure_one(tf, key, Path(tmp),
+                              lambda mode, err: print("PART " + json.dumps([mode, err]), flush=True))
             print("ROW " + json.dumps({"key": key, "row": row}), flush=True)
 
 
