@@ -98,7 +98,7 @@ def _decays_to_zero(fn: ast.AST | None) -> ast.Call | None:
         params, returns = fn.args.posonlyargs + fn.args.args, [fn.body]
     elif isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
         params = fn.args.posonlyargs + fn.args.args
-        returns = [n.value for n in own_nodes(fn) if isinstance(n, ast.Return)]
+        returns = [n.value for n in own_nodes(fn) if isinstance(n, ast.Return) and n.value is not None]
     else:
         return None
     if params and params[0].arg == "self":
@@ -112,24 +112,23 @@ def _decays_to_zero(fn: ast.AST | None) -> ast.Call | None:
     return None
 
 
-def _zero_lr_schedules(ctx: ModuleContext, torch: TorchFacts) -> list[tuple[ast.Call, ast.AST]]:
+def _zero_lr_schedules(ctx: ModuleContext, torch: TorchFacts) -> list[tuple[ast.Call, ast.Call]]:
     """``sched = LambdaLR(opt, f)`` whose factor ``f`` decays to 0 and whose ``sched.step()`` runs in a
     torch_xla step: the clamp in ``f`` and the ``step()`` call. One walk of the module."""
     functions: dict[str, list[ast.AST]] = {}
     made: dict[str, ast.Call] = {}  # target source -> clamp
-    assigns = []
+    assigns: list[tuple[ast.Assign, ast.Call]] = []
     for n in ast.walk(ctx.tree):
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.setdefault(n.name, []).append(n)
         elif (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call)
               and ctx.facts.aliases.resolve(n.value.func) in _LAMBDA_LR):
-            assigns.append(n)
-    for n in assigns:
-        call = n.value
-        fn = call.args[1] if len(call.args) > 1 else next(
+            assigns.append((n, n.value))
+    for n, call in assigns:
+        fn: ast.AST | None = call.args[1] if len(call.args) > 1 else next(
             (k.value for k in call.keywords if k.arg == "lr_lambda"), None)
         factory = isinstance(fn, ast.Call)  # ``LambdaLR(opt, linear_decay(total))``: the lambda it returns
-        if factory:
+        if isinstance(fn, ast.Call):
             fn = fn.func
         if isinstance(fn, (ast.Name, ast.Attribute)):
             name = fn.id if isinstance(fn, ast.Name) else fn.attr
@@ -141,7 +140,7 @@ def _zero_lr_schedules(ctx: ModuleContext, torch: TorchFacts) -> list[tuple[ast.
         clamp = _decays_to_zero(fn)
         if clamp is not None:
             made[ast.unparse(n.targets[0])] = clamp
-    out = []
+    out: list[tuple[ast.Call, ast.Call]] = []
     if made:
         for node in torch.nodes:
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "step"
