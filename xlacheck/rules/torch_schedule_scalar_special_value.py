@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from xlacheck.analysis.torch_model import Step
+from xlacheck.analysis.scopes import own_nodes
+from xlacheck.analysis.torch_model import Step, TorchFacts
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -86,6 +87,70 @@ def _drawn(node: ast.expr | None, resolve: Callable[[ast.expr], str | None]) -> 
     return (special[0], node) if special else None
 
 
+_LAMBDA_LR = frozenset({"torch.optim.lr_scheduler.LambdaLR"})
+
+
+def _decays_to_zero(fn: ast.AST | None) -> ast.Call | None:
+    """A ``LambdaLR`` factor that decays to exactly 0 (``lambda s: max(0.0, 1 - s / total)``, or a ``def``
+    that returns such a clamp of its first parameter, the HF ``get_linear_schedule_with_warmup`` form):
+    the clamp call."""
+    if isinstance(fn, ast.Lambda):
+        params, returns = fn.args.posonlyargs + fn.args.args, [fn.body]
+    elif isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        params = fn.args.posonlyargs + fn.args.args
+        returns = [n.value for n in own_nodes(fn) if isinstance(n, ast.Return) and n.value is not None]
+    else:
+        return None
+    if params and params[0].arg == "self":
+        params = params[1:]
+    if not params:
+        return None
+    for value in returns:
+        hit = _clamp(value, {params[0].arg})
+        if hit is not None and hit[0] == 0:
+            return hit[1]
+    return None
+
+
+def _zero_lr_schedules(ctx: ModuleContext, torch: TorchFacts) -> list[tuple[ast.Call, ast.Call]]:
+    """``sched = LambdaLR(opt, f)`` whose factor ``f`` decays to 0 and whose ``sched.step()`` runs in a
+    torch_xla step: the clamp in ``f`` and the ``step()`` call. One walk of the module."""
+    functions: dict[str, list[ast.AST]] = {}
+    made: dict[str, ast.Call] = {}  # target source -> clamp
+    assigns: list[tuple[ast.Assign, ast.Call]] = []
+    for n in ast.walk(ctx.tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions.setdefault(n.name, []).append(n)
+        elif (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call)
+              and ctx.facts.aliases.resolve(n.value.func) in _LAMBDA_LR):
+            assigns.append((n, n.value))
+    for n, call in assigns:
+        fn: ast.AST | None = call.args[1] if len(call.args) > 1 else next(
+            (k.value for k in call.keywords if k.arg == "lr_lambda"), None)
+        factory = isinstance(fn, ast.Call)  # ``LambdaLR(opt, linear_decay(total))``: the lambda it returns
+        if isinstance(fn, ast.Call):
+            fn = fn.func
+        if isinstance(fn, (ast.Name, ast.Attribute)):
+            name = fn.id if isinstance(fn, ast.Name) else fn.attr
+            defs = functions.get(name, [])
+            fn = defs[0] if len(defs) == 1 else None
+        if factory:
+            fn = next((r.value for r in own_nodes(fn) if isinstance(r, ast.Return) and isinstance(r.value, ast.Lambda)),
+                      None) if fn is not None else None
+        clamp = _decays_to_zero(fn)
+        if clamp is not None:
+            made[ast.unparse(n.targets[0])] = clamp
+    out: list[tuple[ast.Call, ast.Call]] = []
+    if made:
+        for node in torch.nodes:
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "step"
+                    and not node.args and torch.in_step(node) is not None):
+                clamp = made.pop(ast.unparse(node.func.value), None)
+                if clamp is not None:
+                    out.append((clamp, node))
+    return out
+
+
 class TorchScheduleScalarSpecialValue(ModuleRule):
     """
     ## What it does
@@ -93,7 +158,10 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
     to 0 or ±1 (`min(1.0, step / warmup)`, `max(0.0, 1 - step / total)`), where it meets a
     torch tensor in arithmetic (`loss * scale`, `aux_weight * aux_loss`); also a number drawn per
     step from two or more literals, 0 or ±1 among them (`random.choice([0.5, 0.7, 0.0])`,
-    `rng.choice(...)`).
+    `rng.choice(...)`). Also a `LambdaLR` whose factor decays to exactly 0 (`lambda s: max(0.0,
+    1 - s / total)`, a `def` returning such a clamp of its step argument, or a factory returning
+    that lambda) when the scheduler's `step()` runs in a torch_xla step: the learning rate the
+    optimizer then reads is 0.0.
 
     ## Why is this bad?
     torch_xla passes a Python float to the graph as device data, so a new value each step does
@@ -103,6 +171,10 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
     torch_xla 2.9 on PJRT CPU (CompileTime): `loss * s` for s = 0.3, 0.4, 0.5 compiles once;
     s = 1.0, 0.0 and -1.0 compile once each more. The cost is one compilation per bound per
     process (minutes on a TPU for a large model), not one per step.
+    The optimizers read the learning rate as a Python float in their update (`alpha=-lr`,
+    `1 - lr * weight_decay`, `value=-step_size`): measured the same way, SGD (with and without
+    momentum), Adam, AdamW, RMSprop and Adagrad each compile once more on the first step with
+    lr 0.0 and reuse that graph later (`tools/measure_torch_zero_lr.py`).
 
     ## Example
     ```python
@@ -138,6 +210,10 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
                 "    for x, y in loader:\n        scale = random.choice([0.5, 0.75])\n"
                 "        loss = torch.relu(model(x)).sum() * scale\n        loss.backward()\n        opt.step()\n"
                 "        torch_xla.sync()\n"),
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: max(0.1, 1 - s / 100))\n"
+                "    for x, y in loader:\n        loss = torch.relu(model(x)).sum()\n        loss.backward()\n"
+                "        opt.step()\n        sched.step()\n        torch_xla.sync()\n"),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n"
@@ -158,6 +234,16 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
                             'torch_xla bakes 0 and ±1 into the graph as constants, so the step compiles once more '
                             'for that value; draw it on the device (`torch.tensor(values, device=...)'
                             '[torch.randint(...)]`) or leave the special value out'),
+                )),
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: max(0.0, 1 - s / 100))\n"
+                "    for x, y in loader:\n        loss = torch.relu(model(x)).sum()\n        loss.backward()\n"
+                "        opt.step()\n        sched.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (4, 62, "a LambdaLR factor clamped to 0 is stepped in a torch_xla step (line 9): when it reaches "
+                            "0 the optimizer's learning rate is 0.0, a value torch_xla bakes into the update graph as "
+                            "a constant, so that step compiles once more; end the decay at a small positive floor "
+                            "(`max(1e-3, ...)`) or stop before the last factor"),
                 )),
     )
 
@@ -209,3 +295,9 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
                                            "the device (`torch.tensor(values, device=...)[torch.randint(...)]`) or "
                                            "leave the special value out")
                 break
+        for clamp, stepped in _zero_lr_schedules(ctx, torch):
+            ctx.report(self, clamp, f"a LambdaLR factor clamped to 0 is stepped in a torch_xla step (line "
+                                    f"{stepped.lineno}): when it reaches 0 the optimizer's learning rate is 0.0, "
+                                    "a value torch_xla bakes into the update graph as a constant, so that step "
+                                    "compiles once more; end the decay at a small positive floor "
+                                    "(`max(1e-3, ...)`) or stop before the last factor")

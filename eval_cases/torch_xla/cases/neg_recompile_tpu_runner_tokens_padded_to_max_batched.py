@@ -1,0 +1,57 @@
+"""Source: https://github.com/vllm-project/vllm/issues/14581
+
+The TPU model runner of the report ("Improve the token_num padding logic"; "the best
+max-num-batched-tokens is 512"), with a single bucket: every step pads the scheduled tokens to
+`max_num_batched_tokens`, so the device always sees the same input length, whatever the number
+of tokens the scheduler produced.
+"""
+import torch
+import torch.nn as nn
+
+MAX_NUM_TOKENS = 32
+
+
+class TinyDecoder(nn.Module):
+    def __init__(self, vocab=64, d=16):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, d)
+        self.pos = nn.Embedding(MAX_NUM_TOKENS, d)
+        self.mlp = nn.Sequential(nn.Linear(d, 32), nn.GELU(), nn.Linear(32, d))
+        self.lm_head = nn.Linear(d, vocab, bias=False)
+
+    def forward(self, ids, positions):
+        h = self.tok(ids) + self.pos(positions)
+        return self.lm_head(h + self.mlp(h))
+
+
+class ModelRunner:
+    def __init__(self, model, device):
+        self.model = model.eval()
+        self.device = device
+        self.input_ids_cpu = torch.zeros(MAX_NUM_TOKENS, dtype=torch.long)
+        self.positions_cpu = torch.zeros(MAX_NUM_TOKENS, dtype=torch.long)
+
+    @torch.no_grad()
+    def execute_model(self, token_ids, positions):
+        n = len(token_ids)
+        self.input_ids_cpu[:n] = torch.tensor(token_ids)
+        self.positions_cpu[:n] = torch.tensor(positions)
+        self.input_ids_cpu[n:] = 0
+        self.positions_cpu[n:] = 0
+        ids = self.input_ids_cpu.to(self.device)
+        pos = self.positions_cpu.to(self.device)
+        return self.model(ids, pos)
+
+
+# --- oracle ---
+def _step(n, seed):
+    g = torch.Generator().manual_seed(seed)
+    return torch.randint(0, 64, (n,), generator=g).tolist(), list(range(n))
+
+
+def ENTRY(device):
+    return ModelRunner(TinyDecoder().to(device), device).execute_model, _step(5, 0)
+
+
+def ALT_ARGS(device):
+    return [_step(13, 1), _step(20, 2)]
