@@ -453,6 +453,70 @@ def pool(data, ids):
     _assert_refines(source, name, (tf.constant(data), tf.constant(ids)), grad=True)
 
 
+@pytest.mark.parametrize("op", ["sum", "mean", "prod"])
+@pytest.mark.parametrize("data, ids", [
+    (np.array([[np.nan, 1.0], [0.0, np.inf], [-0.0, 2.0], [-np.inf, 0.0]], np.float32),
+     np.array([0, 0, 2, 2], np.int64)),  # segment 1 empty (0, 0 and 1), int64 ids, NaN and inf
+    (np.arange(6, dtype=np.float32).reshape(3, 2) - 2.0, np.array([0, 1, 2], np.int32)),
+])
+def test_segment_count_from_the_array_the_result_joins_is_static_and_matches(op, data, ids):
+    """fixes26: where the result is concatenated along axis 1 with an array of 3 rows, the original
+    returns only when max(ids) + 1 == 3, and then unsorted_segment_* with num_segments=tf.shape(nodes)[0]
+    (static under XLA) gives the same values and gradients."""
+    cast = "    data = tf.cast(data, tf.float32)\n" if op == "mean" else ""
+    source = f'''import tensorflow as tf
+
+
+def gnn(nodes, data, ids):
+{cast}    pooled = tf.math.segment_{op}(data, ids)  # flag
+    return tf.concat([nodes, pooled], axis=1)
+'''
+    name = f"segment_partner_{op}_{abs(hash((data.tobytes(), ids.tobytes(), ids.dtype.name)))}"
+    nodes = tf.reshape(tf.range(6, dtype=tf.float32), [3, 2])
+    _assert_refines(source, name, (nodes, tf.constant(data), tf.constant(ids)))
+    (diagnostic,) = attach_fixes(source, ast.parse(source), [flagged(source)])
+    assert "num_segments=tf.shape(nodes)[0]" in apply_edits(source, diagnostic.fix.edits)
+
+
+@pytest.mark.parametrize("where", ["NUM_SEGMENTS = 5\n\n\ndef pool(data, ids):\n",
+                                   "def pool(data, ids, max_num_segments=5):\n"])
+def test_a_configured_segment_count_is_unsafe_and_sums_the_same_below_it(where):
+    """fixes26: num_segments= a count the code configures (a module constant, a parameter's int
+    default): UNSAFE (ids at or past it are dropped; the rows past the largest id are zeros), and
+    under XLA the total over the segments equals the original's for ids below the bound."""
+    source = f"import tensorflow as tf\n\n\n{where}    return tf.math.segment_sum(data, ids)  # flag\n"
+    (diagnostic,) = attach_fixes(source, ast.parse(source), [flagged(source)])
+    assert diagnostic.fix.applicability.value == "unsafe" and "are dropped" in diagnostic.fix.message
+    name = f"segment_configured_{abs(hash(where))}"
+    original = load(f"original_{name}", source)["pool"]
+    fixed = tf.function(load(f"fixed_{name}", apply_edits(source, diagnostic.fix.edits))["pool"], jit_compile=True)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        ids = np.sort(rng.integers(0, 5, size=6)).astype(np.int32)
+        data = rng.uniform(-2, 2, size=(6, 3)).astype(np.float32)
+        want, got = original(tf.constant(data), tf.constant(ids)), fixed(tf.constant(data), tf.constant(ids))
+        assert got.shape[0] == 5
+        np.testing.assert_allclose(got.numpy()[:want.shape[0]], want.numpy(), rtol=1e-6)
+        np.testing.assert_array_equal(got.numpy()[want.shape[0]:], 0.0)
+
+
+@pytest.mark.parametrize("ids", [
+    tf.constant([0, 3, 3, 1, 3]), tf.constant([2, 2], tf.int64), tf.zeros([0], tf.int32),
+    tf.constant([[0, 4], [4, 4]]),  # bincount flattens; gather reads in the ids' shape
+])
+def test_a_histogram_read_only_at_the_counted_ids_is_counted_per_item(ids):
+    """fixes26: `tf.gather(E(tf.math.bincount(ids)), ids)` (inverse-frequency weights) equals E of
+    the per-item counts, whatever the histogram's data-dependent length: SAFE, and static under XLA."""
+    source = '''import tensorflow as tf
+
+
+def weights(ids):
+    counts = tf.math.bincount(ids, dtype=tf.float32)  # flag
+    return tf.gather(1.0 / tf.maximum(counts, 1.0), ids) * 2.0
+'''
+    _assert_refines(source, f"histogram_at_ids_{ids.dtype.name}_{ids.shape.rank}_{ids.shape.num_elements()}", (ids,))
+
+
 @pytest.mark.parametrize("op", ["sum", "prod"])
 def test_segment_rewrite_builds_2_31_empty_rows_like_the_original(op):
     """An int32 id 2**31 - 1 on rows of size 0: the original returns a [2**31, 0] tensor, so

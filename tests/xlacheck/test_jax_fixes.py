@@ -489,6 +489,44 @@ MASKS = {
     "max_over_the_full_argwhere_table_of_a_2d_mask": (
         "def f(b, m):\n    return b * jnp.max(jnp.argwhere(jnp.reshape(m, (2, 2)) > 0.5))\n",
         "jnp.argwhere(jnp.reshape(m, (2, 2)) > 0.5)", "jnp.indices(jnp.shape(jnp.reshape(m, (2, 2)) > 0.5))"),
+    # fixes26: across a call. A helper that returns a selection returns the whole array and its mask,
+    # and each caller in the file reduces with where=; a function the selection is passed to reduces
+    # its parameter with where= a new keyword mask (None: every entry, for its other callers)
+    "selection_returned_by_a_helper_read_by_two_reductions": (
+        "def positive(b, m):\n    sel = b[m > 0.5]\n    return sel\n\n\n"
+        "def f(b, m):\n    v = positive(b, m)\n    return jnp.sum(v * 2.0) + jnp.max(v)\n",
+        "b[m > 0.5]", "    v, v_mask = positive(b, m)\n"),
+    "selection_returned_directly_read_for_its_length": (
+        "def pick(b, m):\n    return b[m > 0.5]\n\n\n"
+        "def f(b, m):\n    v = pick(b, m)\n    return jnp.sum(v ** 2) / (len(v) + jnp.ones(()))\n",
+        "b[m > 0.5]", "    return b, m > 0.5\n"),
+    "distinct_values_returned_by_a_helper": (
+        "def levels(m):\n    r = jnp.unique(m)\n    return r\n\n\n"
+        "def f(b, m):\n    u = levels(m)\n    return jnp.sum(u) + jnp.sum(b)\n",
+        "jnp.unique(m)", "    return jnp.sum(u, where=u_mask) + jnp.sum(b)\n"),
+    "selection_passed_to_a_loss_function": (
+        "def sq_loss(target, pred):\n    return jnp.mean(jnp.square(pred - target))\n\n\n"
+        "def f(b, m):\n    return sq_loss(1.0, b[m > 0.5])\n",
+        "b[m > 0.5]", "def sq_loss(target, pred, *, pred_mask=None):\n"),
+    "named_selection_passed_by_keyword_with_a_module_constant": (
+        "TARGET = 0.5\n\n\ndef abs_loss(pred, target=0.0, *, scale=1.0):\n"
+        "    return scale * jnp.sum(jnp.abs(pred - target)) + jnp.var(pred)\n\n\n"
+        "def f(b, m):\n    kept = b[m > 0.5]\n    return abs_loss(target=TARGET, pred=kept)\n",
+        "b[m > 0.5]", "def abs_loss(pred, target=0.0, *, scale=1.0, pred_mask=None):\n"),
+    "elementwise_arithmetic_of_selections_returned_by_a_helper": (
+        "def errors(b, m):\n    keep = m > 0.5\n    return jnp.abs(b[keep] - m[keep]) * 0.5\n\n\n"
+        "def f(b, m):\n    e = errors(b, m)\n    return jnp.mean(e) + jnp.sum(e ** 2)\n",
+        "b[keep]", "    return (jnp.abs((b - m)) * 0.5), keep\n"),
+    # fixes26: a column of a row selection is that column of the whole array, with the row mask
+    # (indexing commutes); compress along axis 0 selects rows as x[c] does
+    "columns_of_rows_compressed_along_axis_0": (
+        "def f(b, m):\n    x = jnp.reshape(jnp.concatenate([b, m]), (4, 2))\n"
+        "    kept = jnp.compress(m > 0.5, x, axis=0)\n    w = kept[:, 1] - kept[:, 0]\n    h = kept[:, 0] * 2.0\n"
+        "    return jnp.sum(w * h)\n", "jnp.compress(m > 0.5, x, axis=0)", "return jnp.sum(w * h, where="),
+    "mean_of_a_column_of_a_boolean_row_selection": (
+        "def f(b, m):\n    x = jnp.stack([b, m, b * m], axis=1)\n    sel = x[m > 0.5]\n"
+        "    return jnp.mean(sel[:, 2] - sel[:, 0] ** 2)\n", "x[m > 0.5]",
+        "return jnp.mean(x[:, 2] - (x[:, 0] ** 2), where=m > 0.5)\n"),
 }
 
 
@@ -536,6 +574,48 @@ def test_jax_boolean_mask_fix_compiles_and_matches_the_original(name, tmp_path):
                 hypothesis.assume(False)
         np.testing.assert_allclose(np.asarray(compiled(b, m)), np.asarray(expected_out), rtol=1e-5, atol=1e-6,
                                    equal_nan=True)
+
+    check()
+
+
+def test_a_selection_across_a_call_is_declined_where_a_reader_is_unseen_or_not_a_reduction():
+    helper = "def pick(b, m):\n    sel = b[m > 0]\n    return sel\n\n\n"
+    for caller in ("def f(b, m):\n    v = pick(b, m)\n    return jnp.sum(v) + v[0]\n",  # an item read
+                   "def f(b, m):\n    return jnp.sum(pick(b, m))\n",  # not bound to a name
+                   "def f(b, m):\n    return jnp.sum(jax.vmap(pick)(b, m))\n",  # the function handed on
+                   "def f(b, m):\n    v = pick(b, m)\n    return jnp.sum(v)\n\n\nPICK = pick\n"):
+        assert mask_fix(HEADER + helper + caller, "b[m > 0]") is None, caller
+    # a second return, or a decorator that could wrap the helper
+    assert mask_fix(HEADER + "def pick(b, m):\n    if b.ndim > 1:\n        return b\n    return b[m > 0]\n\n\n"
+                    "def f(b, m):\n    v = pick(b, m)\n    return jnp.sum(v)\n", "b[m > 0]") is None
+    assert mask_fix(HEADER + "@jax.jit\n" + helper + "def f(b, m):\n    v = pick(b, m)\n    return jnp.sum(v)\n",
+                    "b[m > 0]") is None
+    loss = "def loss(t, p):\n    return {}\n\n\n"
+    call = "def f(b, m):\n    return loss({}, b[m > 0])\n"
+    for body, target in (("jnp.mean(p - t) + p.shape[0]", "1.0"),  # the parameter read outside a reduction
+                         ("jnp.mean(p - t, axis=0)", "1.0"),  # a reduction over an axis
+                         ("jnp.max(p - t)", "1.0"),  # no identity for where=None
+                         ("jnp.mean(p - t)", "b"),  # the other argument an array
+                         ("jnp.dot(p, p) + t", "1.0")):  # a product of arrays of any rank
+        assert mask_fix(HEADER + loss.format(body) + call.format(target), "b[m > 0]") is None, body
+
+
+@pytest.mark.parametrize("body", ["jnp.mean(jnp.square(pred - target))",
+                                  "scale * jnp.sum(jnp.abs(pred - target)) + jnp.var(pred)"])
+def test_a_function_that_gets_a_mask_parameter_gives_its_other_callers_what_it_gave(body, tmp_path):
+    source = (HEADER + f"def loss(pred, target=0.0, *, scale=1.0):\n    return {body}\n\n\n"
+              "def f(b, m):\n    return loss(b[m > 0.5], 1.0)\n")
+    fix = mask_fix(source, "b[m > 0.5]")
+    assert fix is not None and "pred_mask=None" in apply_edits(source, fix.edits)
+    original = load("orig_loss_alone", source.split("\n\n\ndef f")[0] + "\n", tmp_path)
+    fixed = load("fixed_loss_alone", apply_edits(source, fix.edits).split("\n\n\ndef f")[0] + "\n", tmp_path)
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(VALUES, min_size=1, max_size=6), st.floats(-2, 2, width=32))
+    def check(values, target):
+        pred = jnp.asarray(values, dtype=jnp.float32)
+        np.testing.assert_allclose(np.asarray(fixed(pred, target, scale=2.0)), np.asarray(original(pred, target,
+                                   scale=2.0)), rtol=1e-6, equal_nan=True)
 
     check()
 

@@ -67,11 +67,13 @@ import ast
 
 from xlacheck.analysis.dtypes import INT_DTYPES
 from xlacheck.diagnostics import Edit, Fix
-from xlacheck.rewrites._expr import arg, call_name, kw, static_int
+from xlacheck.analysis.scopes import parameter_defaults
+from xlacheck.rewrites._expr import arg, atom, call_name, kw, static_int, tf_name
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import certain_dtype, is_floating
 from xlacheck.rewrites.ragged import rewrite_ragged_to_tensor
+from xlacheck.rewrites.segment_bounds import partner
 
 UNIQUE = frozenset({"tf.unique", "tf.math.unique", "tf.unique_with_counts", "tf.math.unique_with_counts"})
 SEGMENTS = frozenset(f"tf.math.segment_{op}" for op in ("sum", "mean", "max", "min", "prod"))
@@ -90,6 +92,94 @@ def _int32_length(src: Source, node: ast.AST, depth: int = 0) -> bool:
             and not inner.keywords
     return isinstance(node, ast.Call) and call_name(src, node) == "tf.size" and len(node.args) == 1 \
         and not node.keywords
+
+
+# elementwise TF functions a histogram may pass through before it is read at the counted ids (the
+# histogram first, the other arguments numbers or dtypes)
+_ELEMENTWISE = frozenset({"tf.cast", "tf.maximum", "tf.minimum", "tf.math.maximum", "tf.math.minimum", "tf.sqrt",
+                          "tf.math.sqrt", "tf.math.rsqrt", "tf.math.log", "tf.math.log1p", "tf.exp", "tf.math.exp",
+                          "tf.math.reciprocal", "tf.math.reciprocal_no_nan", "tf.pow", "tf.math.pow",
+                          "tf.math.divide_no_nan", "tf.math.xdivy"})
+_ARITH_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
+
+
+def _constant_operand(src: Source, node: ast.AST) -> bool:
+    """A number, a ``tf.float32``-style dtype, or a name bound once to a number (module or function)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return True
+    if isinstance(node, ast.Attribute) and (tf_name(src, node) or "").startswith("tf.") and node.attr in (
+            "float16", "bfloat16", "float32", "float64", "int32", "int64"):
+        return True
+    if isinstance(node, ast.Name):
+        bound = src.local_binding(node.id, node) or src.module_constant(node)
+        return isinstance(bound, ast.Constant) and type(bound.value) in (int, float)
+    return False
+
+
+def _read_at_ids(src: Source, read: ast.AST, ids: str) -> ast.expr | None:
+    """The ``tf.gather(E, ids)`` that reads the histogram name ``read`` through ``E``, elementwise
+    arithmetic with numbers and :data:`_ELEMENTWISE` functions of it; None for any other read."""
+    value: ast.AST = read
+    while True:
+        parent = src.parents.get(value)
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, _ARITH_OPS) \
+                and _constant_operand(src, parent.right if parent.left is value else parent.left):
+            value = parent
+        elif isinstance(parent, ast.Call) and parent.args and parent.args[0] is value \
+                and call_name(src, parent) in _ELEMENTWISE and not parent.keywords \
+                and all(_constant_operand(src, a) for a in parent.args[1:]):
+            value = parent
+        else:
+            break
+    gather = src.parents.get(value)
+    if isinstance(gather, ast.Call) and call_name(src, gather) in ("tf.gather", "tf.compat.v1.gather") \
+            and len(gather.args) == 2 and not gather.keywords and gather.args[0] is value \
+            and isinstance(gather.args[1], ast.Name) and gather.args[1].id == ids:
+        return gather
+    return None
+
+
+def _histogram_read_at_ids(src: Source, node: ast.Call) -> Fix | None:
+    """``counts = tf.math.bincount(ids[, dtype=D])`` read only as ``tf.gather(E(counts), ids)``: how
+    often each id occurs, at each id (inverse-frequency weights), through elementwise arithmetic with
+    numbers (``1.0 / tf.maximum(counts, 1.0)``) -> the per-item counts ``counts[ids[i]]``, the number
+    of ``j`` with ``ids[j] == ids[i]``: the rows of the n x n comparison summed, shaped like ``ids``,
+    and ``E`` of them in place of each gather. The length of the histogram (``max(ids) + 1``, which
+    is data) is never read. Exact (SAFE) wherever the original returns (bincount raises on negative
+    ids; it flattens ids of any rank and gather reads them in their shape, as the reshape does); the
+    comparison takes n^2 entries of memory for n ids."""
+    stmt = src.parents.get(node)
+    if not (isinstance(stmt, ast.Assign) and stmt.value is node and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and src.alone_on_lines(stmt, stmt)):
+        return None
+    if len(node.args) != 1 or not isinstance(node.args[0], ast.Name) or any(k.arg != "dtype" for k in node.keywords):
+        return None
+    func = src.function_of(stmt)
+    counts, ids = stmt.targets[0].id, node.args[0].id
+    if func is None or counts == ids:
+        return None
+    stores = src.stores_in(func)
+    if len(stores.get(counts, [])) != 1 or stores.get(ids):
+        return None  # the histogram rebound, or the ids (read again at each gather) changed
+    reads = src.loads_of(counts, func)
+    gathers = [_read_at_ids(src, r, ids) for r in reads]
+    if not reads or any(g is None for g in gathers):
+        return None
+    tf = src.tf
+    dtype = kw(node, "dtype")
+    dtype_text = src.segment(dtype) if dtype is not None else f"{tf}.int32"
+    per_item = (f"{tf}.reshape({tf}.reduce_sum({tf}.cast({tf}.equal({tf}.reshape({ids}, [-1, 1]), "
+                f"{tf}.reshape({ids}, [1, -1])), {dtype_text}), axis=1), {tf}.shape({ids}))")
+    edits = [replace(src, node, per_item)]
+    for gather in dict.fromkeys(gathers):  # type: ignore[arg-type]
+        inner = gather.args[0]  # type: ignore[union-attr]
+        text = src.segment(inner)
+        atomic = isinstance(inner, (ast.Name, ast.Call, ast.Attribute))
+        edits.append(replace(src, gather, text if atomic else f"({text})"))
+    return make_fix(f"Count each id's occurrences per item with a static-shape comparison: `{counts}` is read only at "
+                    f"the ids it counts, so its data-dependent length is never needed (n^2 memory for n ids)", edits)
 
 
 def _bincount(src: Source, node: ast.Call) -> Fix | None:
@@ -132,19 +222,79 @@ def _bincount(src: Source, node: ast.Call) -> Fix | None:
     return make_fix(message, [replace(src, node, text)], reasons)
 
 
+_COUNT = "num_segments"  # the op's own argument: a value the code names after it is the count it configures
+DROPPED = ("ids >= {b} are dropped (the original counts max(ids) + 1 segments); the result has {b} rows, the ones "
+           "past the largest id {fill}, where the original has max(ids) + 1")
+
+
+def _configured_count(src: Source, node: ast.Call) -> tuple[str, str] | None:
+    """(the text of a segment count the code configures, where it comes from), readable where the
+    segment call runs and named after the op's own ``num_segments`` argument (``num_segments``,
+    ``max_num_segments``, ``NUM_SEGMENTS``): a parameter of the enclosing function with an int
+    default, never rebound; an attribute the function already reads on ``self`` or on a parameter
+    (``self.config.num_segments``); a module-level int constant. The nearest kind that has one
+    candidate wins, in that order; None when there is none, or more than one of the nearest kind."""
+    function = src.function_of(node)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    named = lambda text: text.lower().endswith(_COUNT)  # noqa: E731
+    stores = src.stores_in(function)
+    kinds: list[dict[str, str]] = [{}, {}, {}]
+    found = kinds[0]
+    for param, default in parameter_defaults(function).items():
+        if named(param) and isinstance(default, ast.Constant) and type(default.value) is int \
+                and default.value > 0 and not stores.get(param):
+            found[param] = f"the parameter `{param}` (default {default.value})"
+    params = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    for sub in src.scope_nodes(function):
+        if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Load) and named(sub.attr):
+            root = sub.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and (root.id == "self" or root.id in params) and not stores.get(root.id):
+                kinds[1][src.segment(sub)] = f"the configuration attribute `{src.segment(sub)}`"
+    for stmt in src.tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and named(stmt.targets[0].id) and stmt.targets[0].id not in params | set(stores):
+            value = src.module_constant(stmt.targets[0])
+            if isinstance(value, ast.Constant) and type(value.value) is int and value.value > 0:
+                kinds[2][stmt.targets[0].id] = f"the module constant `{stmt.targets[0].id}` ({value.value})"
+    nearest = next((kind for kind in kinds if kind), {})
+    return next(iter(nearest.items())) if len(nearest) == 1 else None
+
+
 def _segment(src: Source, node: ast.Call, name: str) -> Fix:
     tf = src.tf
     data_node, ids_node = node.args
     data, ids = arg(src, data_node), arg(src, ids_node)
     unsorted = name.replace("segment_", "unsorted_segment_")
-    ids64 = f"{tf}.cast({ids}, {tf}.int64)"
-    text = f"{unsorted}({data}, {ids64}, num_segments={tf}.maximum({tf}.reduce_max({ids64}) + 1, 0))"
     reasons = []
-    if not isinstance(ids_node, ast.Name):
-        reasons.append(f"`{src.segment(ids_node)}` is evaluated twice")
     if name.endswith("_mean") and not is_floating(certain_dtype(src, data_node)):
         reasons.append("the data may be integer or complex: segment_mean truncates integer means and keeps the "
                        "dtype, unsorted_segment_mean returns a float and rejects complex data")
+    # a static count: the leading size of the array the result is combined with (where the original
+    # returns, its count is that size), else one the code configures
+    combined = partner(src, node, lambda f: tf_name(src, f), "tf.concat", {})
+    if combined is not None:
+        other, why = combined
+        text = f"{unsorted}({data}, {ids}, num_segments={tf}.shape({atom(src, other)})[0])"
+        return make_fix(f"Use {unsorted} with num_segments= the leading size of `{src.segment(other)}`, which the "
+                        "result is combined with (a static shape; where the original returns, its segment count is "
+                        "that size; unsorted or negative ids, which raise in the original, are no longer checked)",
+                        [replace(src, node, text)], [*reasons, *([why] if why else [])])
+    configured = _configured_count(src, node)
+    if configured is not None:
+        count, source = configured
+        text = f"{unsorted}({data}, {ids}, num_segments={count})"
+        fill = "ones" if name.endswith("_prod") else "zeros"
+        return make_fix(f"Use {unsorted} with num_segments={count}, the count configured by {source} (a static "
+                        "count: XLA compiles once; unsorted or negative ids, which raise in the original, are no "
+                        "longer checked)", [replace(src, node, text)],
+                        [*reasons, DROPPED.format(b=f"`{count}`", fill=fill)])
+    ids64 = f"{tf}.cast({ids}, {tf}.int64)"
+    text = f"{unsorted}({data}, {ids64}, num_segments={tf}.maximum({tf}.reduce_max({ids64}) + 1, 0))"
+    if not isinstance(ids_node, ast.Name):
+        reasons.append(f"`{src.segment(ids_node)}` is evaluated twice")
     return make_fix(f"Use {unsorted}, which has an XLA kernel (unsorted or negative ids, which raise in the "
                     "original, are no longer checked; num_segments still comes from the data, so XLA compiles "
                     "once per value: pass a static num_segments to compile once)",
@@ -249,7 +399,7 @@ def rewrite_counting(src: Source, node: ast.AST) -> Fix | None:
         return None
     name = call_name(src, node) or ""
     if name in ("tf.math.bincount", "tf.bincount"):
-        return _bincount(src, node)
+        return _histogram_read_at_ids(src, node) or _bincount(src, node)
     if name in UNIQUE:
         return _counts_per_item(src, node) or _unique_without_counts(src, node) or explain(
                        "The number of unique values depends on the data, so no fixed-size op returns the same "

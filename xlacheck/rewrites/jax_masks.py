@@ -52,11 +52,12 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.diagnostics import Fix
+from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.analysis.dtypes import names_bool
 from xlacheck.analysis.tables import JAX_ELEMENTWISE
 from xlacheck.rewrites._expr import atom, full_slice, int_literal, is_number
-from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
+from xlacheck.rewrites._callers import callers, module_function, parameter_passed, passed_for
+from xlacheck.rewrites._fix import apply_edits, make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted, jax_alias, module_alias
 from xlacheck.rewrites.jax_selections import SIZED, sized_selection
 from xlacheck.rewrites.jax_sizes import HITS_OF_ONE, PADDED, bounded_creation, indexed_fill
@@ -261,6 +262,54 @@ def _selection(src: Source, jnp: str, node: ast.AST) -> tuple[str, str] | None:
     return sized
 
 
+COLUMN = ("a column of a selection (`sel[:, k]`) is read as that column of the whole array with the same mask: "
+          "exact for a mask over the rows only (1-D; compress along axis 0 has one)")
+
+
+def _column_parts(node: ast.AST | None) -> bool:
+    """``v[:, k]`` (``v[:, k, :]``, ``v[:, :, k]``): a full slice first, then literal non-negative
+    indices and full slices, one index at least: a column of each row of ``v``."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Tuple)):
+        return False
+    parts = node.slice.elts
+    indices = [int_literal(p) for p in parts[1:]]
+    return len(parts) >= 2 and full_slice(parts[0]) and any(i is not None for i in indices) and all(
+        i is not None and i >= 0 or full_slice(p) for i, p in zip(indices, parts[1:]))
+
+
+def _column(src: Source, jnp: str, node: ast.AST, named: Named | None) -> tuple[str, str] | None:
+    """(whole array, mask) texts of a column read (:func:`_column_parts`) of a boolean selection
+    ``x[m]``, of ``jnp.compress(c, x, axis=0)``, or of a name standing for one (``named``): the same
+    column of the whole array, with the same mask (:data:`COLUMN`). None for a slice's positions,
+    whose mask has the whole array's shape."""
+    if not _column_parts(node):
+        return None
+    assert isinstance(node, ast.Subscript)
+    value = node.value
+    if named and isinstance(value, ast.Name) and value.id in named:
+        whole, mask = named[value.id]
+    elif isinstance(value, ast.Subscript) and _mask(src, jnp, value.slice) is not None \
+            or isinstance(value, ast.Call) and canonical(src, value.func) == "jax.numpy.compress":
+        selected = _selection(src, jnp, value)
+        if selected is None:
+            return None
+        whole, mask = selected
+    else:
+        return None
+    if "broadcasted_iota" in mask or f"{jnp}.ravel(" in whole:
+        return None
+    _column_read(src).add(id(node))
+    parts = node.slice.elts  # type: ignore[attr-defined]
+    index = ", ".join(src.segment(p) if not full_slice(p) else ":" for p in parts)
+    return f"{whole if whole.isidentifier() else f'({whole})'}[{index}]", mask
+
+
+def _column_read(src: Source) -> set[int]:
+    """The column reads of selections read since the current rewrite started (:data:`COLUMN`)."""
+    read: set[int] = src.memo("column reads", set)
+    return read
+
+
 def _sized_read(src: Source) -> set[int]:
     """The data-sized calls read as selections (:func:`~xlacheck.rewrites.jax_selections.sized_selection`)
     since the current rewrite started: its fix says how it differs (:data:`SIZED`)."""
@@ -287,7 +336,7 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
         if leaves is not None:
             leaves.append((whole, mask))
         return whole
-    selected = _selection(src, jnp, node)
+    selected = _selection(src, jnp, node) or _column(src, jnp, node, named)
     if selected is not None:
         masks.add(selected[1])
         if leaves is not None:
@@ -669,12 +718,29 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
         named = {name: selected}
         edits = [replace_lines(*lines, "")]
         bound_slice = None
-    masks: set[str] = set()
-    extra: list[str] = []
-    readers = src.loads_of(name, scope)
     # a boolean selection read by reductions and for its length: the rows counted on the device (the
     # mask's hits), in arithmetic with an array (read only for its length: _counted_hits)
     boolean = value is node and isinstance(node, ast.Subscript) and _mask(src, jnp, node.slice) is not None
+    rewritten = _reads_rewritten(src, jnp, name, scope, named, bound_slice, boolean, row_kept, per_row_value, edits)
+    if rewritten is None:
+        return None
+    edits, extra = rewritten
+    return _reduction_fix(edits, selected[1], bounded_creation(src, jnp, node) is not None, tuple(extra))
+
+
+def _reads_rewritten(src: Source, jnp: str, name: str, scope: ast.AST, named: Named,
+                     bound_slice: tuple[str, str] | None, boolean: bool, row_kept: bool = False,
+                     per_row_value: bool = False, edits: list | None = None) -> tuple[list, list[str]] | None:
+    """The edits that make every read of ``name`` (a name that stands for a selection, ``named``) in
+    ``scope`` read the whole arrays with the mask: each reduction that holds it through elementwise
+    operations gets ``where=``, a chain of assignments is computed on the whole arrays, and (for a
+    ``boolean`` selection) its length read in arithmetic with an array is the mask's count. With the
+    reasons those reductions add; None unless every read is one of these, with one mask. ``edits``:
+    the ones made so far (extended)."""
+    edits = list(edits or [])
+    masks: set[str] = set()
+    extra: list[str] = []
+    readers = src.loads_of(name, scope)
     lengths = [_count_read(src, read, frozenset({name})) if boolean else None for read in readers]
     if all(lengths):
         return None
@@ -689,7 +755,7 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
             continue
         call = src.parents.get(read)  # the reduction that holds this read, through elementwise operations
         enclosed = not row_kept
-        while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
+        while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or _column_parts(call) or (
                 isinstance(call, (ast.List, ast.Tuple)) and _concatenated(src, src.parents.get(call)) is not None) \
                 or _concatenated(src, call) is not None or (
                 isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS) or (
@@ -702,12 +768,12 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
         if not enclosed:
             return None
         if isinstance(call, ast.Assign):  # `h = jnp.tanh(valid @ w)`: a chain, h computed on the whole arrays
+            if any(e.start == src.start(call.value) for e in edits):
+                continue  # read twice in one chained value (`w = sel[:, 2] - sel[:, 0]`): rewritten once
             chained = _chained(src, jnp, call, named, bound_slice is None)
             if chained is None:
                 return None
             target, text, rows = chained
-            if any(e.start == src.start(call.value) for e in edits):
-                continue  # read twice in one chained value: rewritten once
             edits.append(replace(src, call.value, text))
             if rows or current in rows_only:
                 rows_only.add(target)
@@ -731,7 +797,7 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     # a reduction inside another that is rewritten (`jnp.sum((sel - jnp.mean(sel)) ** 2)`): written by the outer one
     edits = [e for e in edits if not any(o is not e and o.start <= e.start and e.end <= o.end
                                          and (o.start, o.end) != (e.start, e.end) for o in edits)]
-    return _reduction_fix(edits, selected[1], bounded_creation(src, jnp, node) is not None, tuple(extra))
+    return edits, extra
 
 
 def _chained(src: Source, jnp: str, assign: ast.Assign, named: Named, settled: bool) -> tuple[str, str, bool] | None:
@@ -801,6 +867,8 @@ def _scalar(src: Source, jnp: str, node: ast.AST, depth: int = 0) -> bool:
             return isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
         name = dotted(node.func)
         return name is not None and name.startswith(f"{jnp}.") and name[len(jnp) + 1:] in _REDUCTIONS
+    if isinstance(node, ast.Name) and node.id in _scalar_parameters(src).get(id(src.scope_of(node)), ()):
+        return True  # a parameter the call being fixed passes a number (:func:`_passed_selection`)
     if isinstance(node, ast.Name) and depth < 4:
         bound = src.local_binding(node.id, node) or src.module_binding(node.id)
         return bound is not None and _scalar(src, jnp, bound, depth + 1)
@@ -1093,6 +1161,206 @@ def _counted_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
                     "(the arithmetic that reads it takes a traced count)", edits, unsafe)
 
 
+RETURNED = ("the function now returns the whole array and its mask: a caller outside this file (none is seen here) "
+            "reads a pair")
+PASSED = ("the function reduces its parameter with `where=` a new keyword parameter that defaults to None (every "
+          "entry, as before); the other arguments of the call are read as numbers (the same for every entry)")
+
+
+def _function_at_module_level(src: Source, node: ast.AST) -> ast.FunctionDef | None:
+    """The plain module-level function ``node`` is in (no decorator, which could wrap it)."""
+    function = src.scope_of(node)
+    if isinstance(function, ast.FunctionDef) and src.parents.get(function) is src.tree \
+            and not function.decorator_list:
+        return function
+    return None
+
+
+def _returned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """A selection (``x[m]``, ``jnp.extract(c, a)``, a data-sized call :func:`_selection` reads) that
+    a module-level function returns (``return x[m]``, or ``r = x[m]`` bound once and read only by
+    its one ``return r``), where every caller in the file binds the result to a name read only as
+    :func:`_assigned_selection` reads a selection (inside reductions, chains of elementwise
+    assignments, its length in arithmetic) -> the function returns the whole array and the mask
+    (``return x, m``; ``r, r_mask = x, m`` at the selection, read as it was then), and each caller
+    unpacks them (``v, v_mask = select(...)``) and reduces the whole array with ``where=v_mask``.
+    Declined when the function's name is read any other way (handed on, wrapped, called at module
+    level), when a caller reads the result otherwise, or when the function returns elsewhere.
+    UNSAFE as the in-function rewrite is, and for a caller outside the file (:data:`RETURNED`)."""
+    if not isinstance(node, (ast.Subscript, ast.Call)):
+        return None
+    function = _function_at_module_level(src, node)
+    selected = _selection(src, jnp, node) if function is not None else None
+    if function is None or selected is None:
+        return None
+    returns = [n for n in src.scope_nodes(function) if isinstance(n, ast.Return)]
+    if len(returns) != 1:
+        return None
+    # elementwise arithmetic of selections by one mask (`jnp.abs(x[m] - y[m])`) is that arithmetic of the
+    # whole arrays, with that mask, as in _assigned_selection
+    value: ast.expr = node
+    while isinstance(src.parents.get(value), (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
+            isinstance(src.parents.get(value), ast.Call) and src.parents[value].func is not value
+            and JAX_ELEMENTWISE.get(canonical(src, src.parents[value].func) or "") is not None):
+        value = src.parents[value]  # type: ignore[assignment]
+    if value is not node:
+        masks: set[str] = set()
+        leaves: list[tuple[str, str]] = []
+        whole = _whole(src, jnp, value, masks, leaves=leaves)
+        if whole is None or masks != {selected[1]} or _PER_ROW in leaves or _ROW_KEPT in leaves:
+            return None
+        selected = (whole, selected[1])
+    parent = src.parents.get(value)
+    if parent is returns[0]:
+        edits = [replace(src, value, f"{selected[0]}, {selected[1]}")]
+    else:
+        if not (isinstance(parent, ast.Assign) and parent.value is value and len(parent.targets) == 1
+                and isinstance(parent.targets[0], ast.Name) and src.alone_on_lines(parent, parent)):
+            return None
+        name = parent.targets[0].id
+        reads = src.loads_of(name, function)
+        if len(src.stores_in(function).get(name, [])) != 1 or len(reads) != 1 or returns[0].value is not reads[0]:
+            return None
+        mask = src.fresh_name(f"{name}_mask")
+        binding = f"{src.indent_of(parent)}{name}, {mask} = {selected[0]}, {selected[1]}\n"
+        edits = [replace_lines(parent.lineno, parent.end_lineno or parent.lineno, src.page_break_of(parent) + binding),
+                 replace(src, reads[0], f"{name}, {mask}")]
+    found = callers(src, function)
+    if not found:
+        return None
+    boolean = isinstance(node, ast.Subscript) and _mask(src, jnp, node.slice) is not None
+    bound_slice = selected if "broadcasted_iota" in selected[1] else None
+    extra: list[str] = []
+    for caller, calls in found:
+        for call in calls:
+            assign = src.parents.get(call)
+            if not (isinstance(assign, ast.Assign) and assign.value is call and len(assign.targets) == 1
+                    and isinstance(assign.targets[0], ast.Name)):
+                return None
+            target = assign.targets[0].id
+            if len(src.stores_in(caller).get(target, [])) != 1:
+                return None
+            mask = src.fresh_name(f"{target}_mask")
+            edits.append(replace(src, assign.targets[0], f"{target}, {mask}"))
+            rewritten = _reads_rewritten(src, jnp, target, caller, {target: (target, mask)}, bound_slice, boolean,
+                                         edits=edits)
+            if rewritten is None:
+                return None
+            edits, more = rewritten
+            extra += more
+    fix = _reduction_fix(edits, selected[1], bounded_creation(src, jnp, node) is not None, (*extra, RETURNED))
+    return make_fix(fix.message.split(" (unsafe: ")[0].replace("instead of the boolean selection",
+                                                               f"returned by `{function.name}` with its mask"),
+                    fix.edits, _reasons(fix))
+
+
+_WHERE_NONE = frozenset({"sum", "mean", "prod", "var", "std", "any", "all"})  # `where=None`: every entry
+
+
+def _scalar_parameters(src: Source) -> dict[int, frozenset[str]]:
+    """Parameters that :func:`_scalar` reads as numbers while :func:`_passed_selection` rewrites the
+    function they belong to (by the function's id): what the one call it fixes passes them."""
+    found: dict[int, frozenset[str]] = src.memo("scalar parameters", dict)
+    return found
+
+
+def _passed_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """A selection passed to a module-level function of the file (``loss(1.0, x[m])``, or ``v = x[m]``
+    bound once and read only as that argument), which reads the parameter only inside full
+    reductions that take ``where=`` (sum, mean, prod, var, std, any, all) of elementwise expressions,
+    with its other parameters there read as numbers that the call passes (``1.0``, a name bound to
+    one) -> the function gets a keyword parameter for the mask, default None, and each such
+    reduction ``where=`` it (``jnp.mean(E, where=None)`` reduces every entry: its other callers get
+    what they got); the call passes the whole array and the mask. UNSAFE as the in-function rewrite
+    is (:data:`PASSED`)."""
+    if not isinstance(node, (ast.Subscript, ast.Call)):
+        return None
+    selected = _selection(src, jnp, node)
+    if selected is None:
+        return None
+    parent = src.parents.get(node)
+    argument: ast.expr = node
+    binding: list = []
+    whole, mask = selected
+    if isinstance(parent, ast.Assign):
+        if not (parent.value is node and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)
+                and src.alone_on_lines(parent, parent)):
+            return None
+        name = parent.targets[0].id
+        scope = src.scope_of(parent)
+        reads = src.loads_of(name, scope)
+        if len(src.stores_in(scope).get(name, [])) != 1 or len(reads) != 1:
+            return None
+        argument, mask = reads[0], src.fresh_name(f"{name}_mask")
+        whole = name
+        binding = [replace_lines(parent.lineno, parent.end_lineno or parent.lineno, src.page_break_of(parent)
+                                 + f"{src.indent_of(parent)}{name}, {mask} = {selected[0]}, {selected[1]}\n")]
+    elif isinstance(parent, ast.keyword):
+        parent = src.parents.get(parent)
+    call = src.parents.get(argument) if argument is not node else parent
+    if isinstance(call, ast.keyword):
+        call = src.parents.get(call)
+    if not isinstance(call, ast.Call) or argument is call.func:
+        return None
+    function = module_function(src, call)
+    if function is None or function.args.vararg or function.args.kwarg:
+        return None
+    param = parameter_passed(function, call, argument)
+    if param is None or len(src.stores_in(function).get(param, [])) != 0:
+        return None
+    reads = src.loads_of(param, function)
+    others = {a.arg for a in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]} - {param}
+    # the other parameters the reductions read must be numbers in this call
+    scalars = frozenset(p for p in others if (lambda passed: passed is not None and _scalar(src, jnp, passed))(
+        passed_for(function, call, p)))
+    new = src.fresh_name(f"{param}_mask")
+    named = {param: (param, new)}
+    _scalar_parameters(src)[id(function)] = scalars
+    try:
+        edits: list = []
+        for read in reads:
+            reduction = src.parents.get(read)
+            while isinstance(reduction, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
+                    isinstance(reduction, ast.Call) and _reduction(src, jnp, reduction) is None
+                    and (canonical(src, reduction.func) or "") in JAX_ELEMENTWISE):
+                reduction = src.parents.get(reduction)
+            if isinstance(reduction, ast.Attribute) and reduction.attr in _REDUCTIONS:
+                reduction = src.parents.get(reduction)
+            shape = _reduction(src, jnp, reduction) if isinstance(reduction, ast.Call) else None
+            if shape is None or shape[0] not in _WHERE_NONE or shape[3] is not None:
+                return None
+            found = _reduced_whole(src, jnp, reduction, named)  # type: ignore[arg-type]
+            if found is None or found[1] != new or src.scope_of(reduction) is not function:  # type: ignore[arg-type]
+                return None
+            if not any(e.start == src.start(reduction) for e in edits):  # type: ignore[arg-type]
+                edits.append(replace(src, reduction, found[0]))  # type: ignore[arg-type]
+    finally:
+        _scalar_parameters(src).pop(id(function), None)
+    if not reads:
+        return None
+    args = function.args
+    last = max([*args.posonlyargs, *args.args, *args.kwonlyargs, *args.defaults,
+                *(d for d in args.kw_defaults if d is not None)], key=lambda n: src.offset(src.end(n)), default=None)
+    if last is None:
+        return None
+    keyword_only = ", " if args.kwonlyargs else ", *, "
+    edits.append(Edit(src.end(last), src.end(last), f"{keyword_only}{new}=None"))
+    # the function's lines rewritten as one statement (an edit inside its signature alone does not parse)
+    first, end = function.lineno, function.end_lineno or function.lineno
+    shifted = [Edit(Location(e.start.line - first + 1, e.start.col), Location(e.end.line - first + 1, e.end.col),
+                    e.content) for e in edits]
+    edits = [replace_lines(first, end, apply_edits("".join(src.lines[first - 1:end]), shifted))]
+    passed = [src.segment(a) if a is not argument else whole for a in call.args]
+    passed += [f"{k.arg}={src.segment(k.value) if k.value is not argument else whole}" for k in call.keywords]
+    edits.append(replace(src, call, f"{src.segment(call.func)}({', '.join([*passed, f'{new}={mask}'])})"))
+    edits += binding
+    fix = _reduction_fix(edits, selected[1], bounded_creation(src, jnp, node) is not None, (PASSED,))
+    return make_fix(fix.message.split(" (unsafe: ")[0].replace(
+        "reduce the whole array with `where=` instead of the boolean selection",
+        f"pass `{function.name}` the whole array and the mask, which it reduces with `where=`"),
+        fix.edits, _reasons(fix))
+
+
 @rewriter(ast.Call, ast.Subscript, pointed=True)
 def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
     jnp = _jnp(src)
@@ -1101,13 +1369,17 @@ def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
     # the padded sum of hits first: exact (SAFE) for positions, where the selection they also are
     # (jax_selections) is read with `where=` (UNSAFE)
     _sized_read(src).clear()
+    _column_read(src).clear()
     fix = (_padded_hits(src, jnp, node) or _masked_set(src, jnp, node) or _masked_reduction(src, jnp, node)
            or _unpacked_set(src, jnp, node) or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node)
-           or _counted_hits(src, jnp, node) or indexed_fill(src, jnp, node) or _named_positions(src, jnp, node))
+           or _counted_hits(src, jnp, node) or indexed_fill(src, jnp, node) or _named_positions(src, jnp, node)
+           or _returned_selection(src, jnp, node) or _passed_selection(src, jnp, node))
     if fix is not None and fix.edits and _reads_positions(src, jnp, fix):
         fix = make_fix(fix.message.split(" (unsafe: ")[0], fix.edits, [POSITIONS, *_reasons(fix)])
     if fix is not None and fix.edits and _sized_read(src):
         fix = make_fix(fix.message.split(" (unsafe: ")[0], fix.edits, [*_reasons(fix), SIZED])
+    if fix is not None and fix.edits and _column_read(src):
+        fix = make_fix(fix.message.split(" (unsafe: ")[0], fix.edits, [*_reasons(fix), COLUMN])
     return fix
 
 

@@ -32,67 +32,13 @@ import ast
 
 from xlacheck.analysis.tables import JAX_ELEMENTWISE
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import atom, int_literal, is_number
+from xlacheck.rewrites._expr import atom
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.jax_static import canonical
+from xlacheck.rewrites.segment_bounds import partner
 
 _SEGMENTS = frozenset({"jax.ops.segment_sum", "jax.ops.segment_max", "jax.ops.segment_min", "jax.ops.segment_prod"})
-_ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod)
-LAST_AXIS = "`axis=-1` is read as an axis after the first: for 1-D data it is axis 0 and the sizes need not agree"
-BROADCAST = ("the array it is combined with is taken to have the result's leading size: one of leading size 1 "
-             "broadcasts in the original, and a scalar operand (`scale * segment_sum(...)`) has no leading size")
-
-
-def _partner(src: Source, node: ast.expr, depth: int = 0) -> tuple[ast.expr, str | None] | None:
-    """(the array whose leading size the value ``node`` must have, the reason the fix is unsafe for
-    it), through elementwise functions of one operand and arithmetic with numbers; None when no
-    consumer fixes the size."""
-    parent = src.parents.get(node)
-    if depth > 4 or parent is None:
-        return None
-    if isinstance(parent, ast.Call) and parent.args == [node] and not parent.keywords \
-            and JAX_ELEMENTWISE.get(canonical(src, parent.func) or "") == 1:
-        return _partner(src, parent, depth + 1)
-    if isinstance(parent, ast.BinOp) and isinstance(parent.op, _ARITH):
-        other = parent.right if parent.left is node else parent.left
-        if is_number(other):
-            return _partner(src, parent, depth + 1)
-        return (other, BROADCAST) if _plain(other) else None
-    if isinstance(parent, (ast.List, ast.Tuple)):
-        call = src.parents.get(parent)
-        if not (isinstance(call, ast.Call) and canonical(src, call.func) == "jax.numpy.concatenate"
-                and call.args and call.args[0] is parent):
-            return None
-        axis = [k.value for k in call.keywords if k.arg == "axis"] or call.args[1:2]
-        k = _axis(axis[0]) if len(axis) == 1 else None
-        if k is None or k == 0:
-            return None
-        other = next((e for e in parent.elts if e is not node and _plain(e)), None)
-        return None if other is None else (other, LAST_AXIS if k < 0 else None)
-    return None
-
-
-def _axis(node: ast.expr) -> int | None:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        k = int_literal(node.operand)
-        return None if k is None else -k
-    return int_literal(node)
-
-
-def _plain(node: ast.expr) -> bool:
-    """A name, an attribute of one or an item of one at a literal key (``params["bias"]``)."""
-    while isinstance(node, (ast.Attribute, ast.Subscript)):
-        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
-            return False
-        node = node.value
-    return isinstance(node, ast.Name)
-
-
-def _root(node: ast.expr) -> str:
-    while isinstance(node, (ast.Attribute, ast.Subscript)):
-        node = node.value
-    return node.id  # type: ignore[attr-defined]
 
 
 @rewriter(ast.Call, pointed=True)
@@ -101,33 +47,10 @@ def rewrite_jax_segment_count(src: Source, node: ast.AST) -> Fix | None:
             and not any(isinstance(a, ast.Starred) for a in node.args)
             and not any(k.arg in ("num_segments", None) for k in node.keywords)):
         return None
-    statement = src.statement_of(node)
-    assign = src.parents.get(node)
-    if isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1 \
-            and isinstance(assign.targets[0], ast.Name):
-        name = assign.targets[0].id
-        scope = src.scope_of(assign)
-        if len(src.stores_in(scope).get(name, [])) != 1:
-            return None
-        reads: list[ast.expr] = list(src.loads_of(name, scope))
-    else:
-        name, reads = "", [node]
-    if statement is None:
-        return None
-    # the size constraint holds where the original returns only if the consumer runs whenever the segment
-    # call does (not in a branch of its own, not after a return the call may take)
-    reached = [r for r in reads if src.runs_after(statement, src.statement_of(r) or statement)]
-    found = next((p for p in (_partner(src, r) for r in reached) if p is not None), None)
+    found = partner(src, node, lambda f: canonical(src, f), "jax.numpy.concatenate", JAX_ELEMENTWISE)
     if found is None:
         return None
     other, reason = found
-    root = _root(other)
-    # the partner's value where the segment call runs: stored only before that statement, or by the
-    # statement itself after its value is computed (`nodes = jnp.concatenate([nodes, segment_sum(...)])`)
-    own = {id(t) for t in ast.walk(statement) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)} \
-        if isinstance(statement, ast.Assign) and not name else set()
-    if root in ("self", name) or not src.settled_before(statement, {root}, own):
-        return None
     segment = src.segment(node)
     text = f"{segment[:-1].rstrip().rstrip(',')}, num_segments={atom(src, other)}.shape[0])"
     return make_fix("pass num_segments= the leading size of the array the result is combined with (a static shape; "

@@ -71,6 +71,9 @@ def _arguments(src: Source, call: ast.Call) -> tuple[str, dict[str, ast.expr]] |
     if fact is None or not fact.params or name is None:
         return None
     bound = bind_arguments(fact.params, call.args, {k.arg: k.value for k in call.keywords if k.arg})
+    if name == "jax.numpy.compress" and "axis" in bound and int_literal(bound["axis"]) == 0:
+        bound = {k: v for k, v in bound.items() if k != "axis"}  # rows: `a[c]` for a 1-D c of a's length
+        return (name + ":rows", bound) if set(bound) == set(reads) else None
     if set(bound) != set(reads):
         return None
     return name, bound
@@ -106,6 +109,8 @@ def sized_selection(src: Source, jnp: str, node: ast.AST) -> tuple[str, str] | N
     if found is None or jax is None:
         return None
     name, args = found
+    if name == "jax.numpy.compress:rows":  # along axis 0: the rows of `a` where `c` holds, as `a[c]`
+        return (src.segment(args["a"]), _nonzero(src, jnp, args["condition"])) if node is call else None
     parent = src.parents.get(node)
     if isinstance(parent, ast.Subscript) and parent.slice is node:
         return None  # an index: jax_masks reads x[jnp.nonzero(m)[0]] as x[m]

@@ -36,9 +36,9 @@ import re
 from dataclasses import dataclass
 
 from xlacheck import api_table
-from xlacheck.analysis.scopes import parameter_defaults
 from xlacheck.analysis.tables import array_method_as_function, static_arguments
 from xlacheck.diagnostics import Edit, Fix, Location
+from xlacheck.rewrites._callers import callers, passed_for
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted, import_line, jax_alias, module_alias
 
@@ -318,13 +318,13 @@ def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
     if sites:
         made = _static_decorator(src, function, sites, value.names)
         return None if made is None else ([*value.names, *fields], [*made, *value.edits])
-    callers = _callers(src, function) if hops > 0 else None
-    if not callers:
+    found = callers(src, function) if hops > 0 else None
+    if not found:
         return None
     static: list[str] = list(fields)
     edits = list(value.edits)
-    for caller, passed in callers:
-        args = [_passed_for(function, call, p) for call in passed for p in value.names]
+    for caller, passed in found:
+        args = [passed_for(function, call, p) for call in passed for p in value.names]
         if any(a is None for a in args):
             return None
         made = _static_edits(src, caller, args, hops - 1)  # type: ignore[arg-type]
@@ -333,34 +333,6 @@ def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
         static += [p for p in made[0] if p not in static]
         edits += [e for e in made[1] if e not in edits]
     return static, edits
-
-
-def _callers(src: Source, function: ast.FunctionDef) -> list[tuple[ast.FunctionDef, list[ast.Call]]] | None:
-    """The functions that call ``function`` by name, with their calls; None when its name is read
-    any other way (handed on, wrapped) or called outside a function."""
-    out: dict[int, tuple[ast.FunctionDef, list[ast.Call]]] = {}
-    for ref in src.loads_of(function.name, src.scope_of(function)):
-        call = src.parents.get(ref)
-        caller = src.scope_of(ref)
-        if not (isinstance(call, ast.Call) and call.func is ref and isinstance(caller, ast.FunctionDef)) \
-                or caller is function:
-            return None
-        out.setdefault(id(caller), (caller, []))[1].append(call)
-    return list(out.values())
-
-
-def _passed_for(function: ast.FunctionDef, call: ast.Call, param: str) -> ast.expr | None:
-    """What ``call`` passes for ``param`` of ``function`` (its default when it passes nothing);
-    None when unpacked arguments leave it unknown."""
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(kw.arg is None for kw in call.keywords):
-        return None
-    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
-    if param in positional and positional.index(param) < len(call.args):
-        return call.args[positional.index(param)]
-    passed = next((kw.value for kw in call.keywords if kw.arg == param), None)
-    if passed is not None:
-        return passed
-    return parameter_defaults(function).get(param)
 
 
 def _jitted_function(src: Source, node: ast.AST) -> tuple[ast.FunctionDef, list[JitSite]] | None:

@@ -193,6 +193,11 @@ class DataDependentShapeOp(Rule):
 
     ## Fix safety
     Safe fixes, exact wherever the original returns (where it raises, the fix is unconstrained):
+    - `counts = tf.math.bincount(ids[, dtype=D])` read only as `tf.gather(E(counts), ids)` (`E`
+      elementwise arithmetic with numbers, `tf.maximum(counts, 1.0)`, `tf.cast`, ...: inverse-frequency
+      weights) becomes the per-item counts, the rows of `tf.equal(ids[:, None], ids[None, :])` summed
+      and shaped like `ids`, and each gather `E` of them: the histogram's length is never read
+      (n^2 memory for n ids).
     - `tf.math.bincount(ids, minlength=K, maxlength=K[, dtype=D])` becomes
       `tf.reduce_sum(tf.one_hot(tf.reshape(tf.cast(ids, tf.int64), [-1]), K, dtype=D), axis=0)`
       when K is a Python int literal or module constant, or an int32 shape (`tf.shape(x)[k]`,
@@ -209,7 +214,12 @@ class DataDependentShapeOp(Rule):
       int64; unsorted or negative ids, which raise in the original, are no longer checked. It
       is unsafe when `ids` is an expression (written twice) and for `segment_mean` of data that
       may be integer or complex. `num_segments` still comes from the data: XLA compiles once
-      per value of it.
+      per value of it, except where the code shows a static count: the result concatenated
+      (axis other than 0) or combined elementwise with an array `A` gets
+      `num_segments=tf.shape(A)[0]` (where the original returns, its count is that size); a count
+      the code configures under the op's own name (a parameter `num_segments=8`, an attribute
+      `self.config.num_segments`, a module constant `NUM_SEGMENTS`) is used, unsafe: ids at or past
+      it are dropped, and the rows past the largest id are zeros.
     - `tf.RaggedTensor.from_row_lengths/from_row_splits(values, p).to_tensor([default])`,
       chained or through a name read only by `.to_tensor`, becomes a gather from the values
       with a padding row; the partition checks stay as `tf.debugging` assertions (XLA drops

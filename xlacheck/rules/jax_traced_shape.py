@@ -163,8 +163,16 @@ class JaxTracedShape(Rule):
     `jnp.delete(a, obj)` (an index out of bounds is ignored, where the original raises); so is
     `jnp.concatenate([S, P])` of selections and plain arrays (the masks concatenated); a named
     position array read by `x.at[idx].set(c)` (and the other updates) becomes `jnp.where` through
-    the mask, and `(idx,) = jnp.nonzero(m)` reads as `jnp.nonzero(m)[0]`. Other sizes get no
-    automatic fix: the static bound must come from the model's configuration.
+    the mask, and `(idx,) = jnp.nonzero(m)` reads as `jnp.nonzero(m)[0]`. Across a call in the same
+    file: a module-level function that returns such a selection returns the whole array and the mask
+    instead, and each caller (all of them in the file, each binding the result to a name read only
+    by those consumers) reduces with `where=` that mask (unsafe also because a caller outside the
+    file would read a pair); a selection passed to a module-level function that reads the parameter
+    only in full sum/mean/prod/var/std/any/all reductions of elementwise expressions (its other
+    parameters numbers in that call) gives that function a keyword mask parameter, default None (all
+    entries: its other callers get what they got), and the call passes the whole array and the
+    mask. Other sizes get no automatic fix: the static bound must come from the model's
+    configuration.
     """
 
     code = "XLA207"
