@@ -177,6 +177,7 @@ def _run(call: Any) -> tuple[str | None, list[Any] | None]:
         # AutoGraph wraps the error as "in user code: <traceback> <Class>: <message>": keep the message
         first = lines[-1] if lines and lines[0] == "in user code:" else (lines[0] if lines else "")
         first = re.sub(r"Variable/\d+", "Variable/N", first)  # a per-process resource counter
+        first = first.split(" (defined @ ")[0]  # where the variable was made: this checkout's path, not TF's fact
         if re.match(r"\w+(Error|Exception): ", first):  # the wrapped message names its class already
             return first[:200], None
         return f"{type(e).__name__}: {first}"[:200], None
