@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from xlacheck.analysis import walk
+from xlacheck.analysis.scopes import parameter_defaults
 
 if TYPE_CHECKING:
     from xlacheck.analysis.contexts import FunctionInfo
@@ -212,18 +213,10 @@ def _base_name(b: ast.expr) -> str:
 def _literal_params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, int, object]]:
     """(parameter, positional index or -1, default literal or ``_UNKNOWN``) for the parameters with a
     default that the function never rebinds."""
+    positional = [p.arg for p in [*node.args.posonlyargs, *node.args.args]]
     rebound = names_rebound(node)
-    return [(p, index, _literal(d)) for p, index, d in parameter_defaults(node) if p not in rebound]
-
-
-def parameter_defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, int, ast.expr]]:
-    """(parameter, positional index or -1 for keyword-only, default expression) for each parameter of
-    ``node`` that has a default: the one reader of a signature's defaults."""
-    a = node.args
-    positional = a.posonlyargs + a.args
-    first = len(positional) - len(a.defaults)
-    out = [(p.arg, first + i, d) for i, (p, d) in enumerate(zip(positional[first:], a.defaults))]
-    return out + [(p.arg, -1, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    return [(p, positional.index(p) if p in positional else -1, _literal(d))
+            for p, d in parameter_defaults(node).items() if p not in rebound]
 
 
 # decorators that call the function with the caller's own arguments, unchanged (grad-mode and autocast

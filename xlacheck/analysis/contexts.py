@@ -50,11 +50,18 @@ from typing import TYPE_CHECKING
 
 from xlacheck import api_table
 from xlacheck.analysis import _CHILD_FIELDS, child_fields
-from xlacheck.analysis.calls import names_rebound, parameter_defaults
+from xlacheck.analysis.calls import names_rebound
 from xlacheck.analysis.fixpoint import grow
 from xlacheck.analysis.imports import AliasTable, rebound_imports
 from xlacheck.analysis.reductions import returns_scalar_reduction
-from xlacheck.analysis.scopes import EMPTY_BUILT, BuiltValues, built_values, own_nodes, own_nodes_in_loops
+from xlacheck.analysis.scopes import (
+    EMPTY_BUILT,
+    BuiltValues,
+    built_values,
+    own_nodes,
+    own_nodes_in_loops,
+    parameter_defaults,
+)
 from xlacheck.analysis.tables import (
     JAX_FUNCTION_TRANSFORMS,
     JAX_JIT_NAMES,
@@ -2248,8 +2255,7 @@ def _literal_arguments(f: FunctionInfo, call: ast.Call) -> dict[str, bool] | Non
     a = node.args
     positional = [*a.posonlyargs, *a.args]
     values: dict[str, ast.expr | None] = {p.arg: None for p in [*positional, *a.kwonlyargs]}
-    for name, _, default in parameter_defaults(node):
-        values[name] = default
+    values.update(parameter_defaults(node))
     for p, arg in zip(positional, call.args):
         values[p.arg] = arg
     for kw in call.keywords:
