@@ -38,7 +38,7 @@ _UNKNOWN = object()  # a parameter two calls pass differently, or pass as a non-
 _UNSET = object()  # no call seen yet
 
 
-def number_literal(e: ast.expr | None) -> int | float | None:
+def number_literal(e: ast.AST | None) -> int | float | None:
     """The value of a Python int or float literal with its sign (``3``, ``-1``, ``+0.5``); None for
     anything else, booleans included. The one reader of numeric literals that rules and the model share."""
     sign = 1
@@ -49,7 +49,7 @@ def number_literal(e: ast.expr | None) -> int | float | None:
     return None
 
 
-def int_literal(e: ast.expr | None) -> int | None:
+def int_literal(e: ast.AST | None) -> int | None:
     """:func:`number_literal` when it is an int."""
     value = number_literal(e)
     return value if isinstance(value, int) else None

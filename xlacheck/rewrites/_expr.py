@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.calls import number_literal as number_value  # noqa: F401 - the rewrites' name for it
 from xlacheck.rewrites._source import Source, dotted
 
 # Reductions that give a scalar when called without an axis.
@@ -52,15 +53,6 @@ def is_number(node: ast.AST) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         node = node.operand
     return isinstance(node, ast.Constant) and type(node.value) in (int, float)
-
-
-def number_value(node: ast.AST) -> float | None:
-    if not is_number(node):
-        return None
-    if isinstance(node, ast.UnaryOp):
-        value = node.operand.value  # type: ignore[attr-defined]
-        return -value if isinstance(node.op, ast.USub) else value
-    return node.value  # type: ignore[attr-defined]
 
 
 def int_literal(node: ast.AST) -> int | None:
