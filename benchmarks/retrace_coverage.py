@@ -345,6 +345,22 @@ FACTS: tuple[Fact, ...] = (
          def step(t):
              return jnp.sum(t.w) * t.scale
          """, "out = step(Scaled(X, 0.1 / (i + 1)))\n", "out = step(Scaled(X, 0.1))\n"),
+    _jax("pytree_meta_field_float_per_step", "jax_cache_key:pytree.dataclass_meta_field_float_new_value",
+         """
+         import dataclasses
+
+
+         @partial(jax.tree_util.register_dataclass, data_fields=["w"], meta_fields=["scale"])
+         @dataclasses.dataclass
+         class Scaled:
+             w: jax.Array
+             scale: float
+
+
+         @jax.jit
+         def step(t):
+             return jnp.sum(t.w) * t.scale
+         """, "out = step(Scaled(X, 0.1 / (i + 1)))\n", "out = step(Scaled(X, 0.1))\n"),
     # ---------------- JAX: eager lax control flow with a body made per call (jax_cache_key eager.*; retrace26) ----
     # near miss: the same function under jax.jit, where the new body is traced with it once
     # (the near miss: eager.while_loop_new_body_under_jit, one trace and one compile)

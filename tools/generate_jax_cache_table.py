@@ -260,6 +260,31 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
         f = aux_fn(c)
         return [lambda: f(Scaled(x3, 0.1)), lambda: f(Scaled(x3, 0.2)), lambda: f(Scaled(x3, 0.3))]
 
+    # the same through jax.tree_util.register_dataclass: a meta field is aux data, a data field a leaf
+    @functools.partial(jax.tree_util.register_dataclass, data_fields=["w"], meta_fields=["scale"])
+    @dataclasses.dataclass
+    class MetaScaled:
+        w: Any
+        scale: float
+
+    @probe("pytree.dataclass_meta_field_float_new_value", "f(MetaScaled(x, 0.1))  # scale a meta field",
+           "f(MetaScaled(x, 0.2))")
+    def _(c):
+        f = aux_fn(c)
+        return [lambda: f(MetaScaled(x3, 0.1)), lambda: f(MetaScaled(x3, 0.2))]
+
+    @functools.partial(jax.tree_util.register_dataclass, data_fields=["w", "scale"], meta_fields=[])
+    @dataclasses.dataclass
+    class DataScaled:
+        w: Any
+        scale: float
+
+    @probe("pytree.dataclass_data_field_float_new_value", "f(DataScaled(x, 0.1))  # scale a data field",
+           "f(DataScaled(x, 0.2))")
+    def _(c):
+        f = aux_fn(c)
+        return [lambda: f(DataScaled(x3, 0.1)), lambda: f(DataScaled(x3, 0.2))]
+
     # NumPy scalars passed as traced arguments: a new value of the same dtype is only a new buffer
     @probe("weak.numpy_float32_new_value", "f(x, np.float32(0.1))", "f(x, np.float32(0.2))")
     def _(c):

@@ -7,12 +7,13 @@ import ast
 from xlacheck import jax_cache
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.pytrees import dataclass_fields
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import jax_jitted_calls_in_host_code
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
-_KEY = "pytree.aux_data_float_new_value"
+_KEYS = ("pytree.aux_data_float_new_value", "pytree.dataclass_meta_field_float_new_value")
 _REGISTER = frozenset({"jax.tree_util.register_pytree_node_class", "tree_util.register_pytree_node_class"})
 
 
@@ -21,12 +22,14 @@ class PytreeAuxDataPerCallValue(ModuleRule):
     ## What it does
     Flags the aux data of a class registered with `jax.tree_util.register_pytree_node_class`
     (the second value `tree_flatten` returns) when it holds an attribute that `__init__` sets from
-    one of its parameters, and host code of this file builds the class with a float computed at
+    one of its parameters, or a static field of a dataclass pytree (`meta_fields` of
+    `jax.tree_util.register_dataclass`, `struct.field(pytree_node=False)`, `field(static=True)`),
+    and host code of this file builds the class with a float computed at
     run time for that parameter (an arithmetic expression of a float literal and a parameter or
     loop variable of the function around it, `stddev=1.0 / epsilon`), then passes the instance
     (or the name it is bound to) to a jitted function in the same function. Whether a new aux
     value misses the cache is read from the measured table `xlacheck/data/jax_cache_key.json`
-    (`pytree.aux_data_float_new_value`).
+    (`pytree.aux_data_float_new_value`, `pytree.dataclass_meta_field_float_new_value`).
 
     ## Why is this bad?
     The aux data is part of the treedef, and `jax.jit` keys its cache on the treedef of every
@@ -88,6 +91,25 @@ class PytreeAuxDataPerCallValue(ModuleRule):
                 "        return (self.w,), self.scale\n    @classmethod\n    def tree_unflatten(cls, aux, ch):\n"
                 "        return cls(ch[0], aux)\ndef f(t):\n    return jnp.sum(t.w) * t.scale\n"
                 "def run(w, eps):\n    return f(Scaled(w, 1.0 / eps))\n"),
+        # a register_dataclass pytree whose per-call float is a data field
+        Example("""
+            import dataclasses
+            import functools
+            import jax
+            import jax.numpy as jnp
+            @functools.partial(jax.tree_util.register_dataclass, data_fields=["w", "scale"], meta_fields=["name"])
+            @dataclasses.dataclass
+            class Scaled:
+                w: jax.Array
+                scale: float
+                name: str
+            @jax.jit
+            def step(t):
+                return jnp.sum(t.w) * t.scale
+            def train(w, steps):
+                for i in range(steps):
+                    out = step(Scaled(w, 0.1 / (i + 1), "sgd"))
+        """),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\nfrom jax.tree_util import register_pytree_node_class\n"
@@ -96,25 +118,55 @@ class PytreeAuxDataPerCallValue(ModuleRule):
                 "        return (self.w,), (self.scale,)\n    @classmethod\n    def tree_unflatten(cls, aux, ch):\n"
                 "        return cls(ch[0], *aux)\n@jax.jit\ndef f(t):\n    return jnp.sum(t.w) * t.scale\n"
                 "def train(w, steps):\n    for i in range(steps):\n        t = Scaled(w, scale=0.1 / (i + 1))\n"
-                "        w = f(t)\n",
+                "        out = f(t)\n",
                 expected=(
                     (10, 27, '`Scaled` keeps `scale` in its pytree aux data, and line 19 builds it with a float '
                              'computed per call (`0.1 / (i + 1)`) passed to jitted `f`: jax.jit keys its cache on '
                              'the treedef, so every new value traces and compiles again; return `scale` among the '
                              'children (a traced leaf) instead'),
                 )),
+        # a register_dataclass pytree whose per-call float is a meta field (aux data)
+        Example("""
+            import dataclasses
+            import functools
+            import jax
+            import jax.numpy as jnp
+            @functools.partial(jax.tree_util.register_dataclass, data_fields=["w"], meta_fields=["scale"])
+            @dataclasses.dataclass
+            class Scaled:
+                w: jax.Array
+                scale: float
+            @jax.jit
+            def step(t):
+                return jnp.sum(t.w) * t.scale
+            def train(w, steps):
+                for i in range(steps):
+                    out = step(Scaled(w, 0.1 / (i + 1)))
+        """, expected=((9, 5, '`Scaled` keeps `scale` in its pytree aux data, and line 15 builds it with a float '
+                                'computed per call (`0.1 / (i + 1)`) passed to jitted `step`: jax.jit keys its cache '
+                                'on the treedef, so every new value traces and compiles again; make `scale` a data '
+                                'field (a traced leaf) instead'),)),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
-        if not jax_cache.recompiles(_KEY):
+        if not all(jax_cache.recompiles(key) for key in _KEYS):
             return
         resolve = ctx.facts.aliases.resolve
-        classes: dict[str, tuple[ast.ClassDef, dict[str, tuple[str, ast.expr]]]] = {}
+        # class -> ({attribute: (constructor parameter, node to report)}, positional parameters in order)
+        classes: dict[str, tuple[dict[str, tuple[str, ast.AST]], list[str], str]] = {}
         for cls in (n for n in ctx.tree.body if isinstance(n, ast.ClassDef)):
-            if any(resolve(d) in _REGISTER for d in cls.decorator_list):
+            init = _init(cls)
+            if any(resolve(d) in _REGISTER for d in cls.decorator_list) and init is not None:
                 aux = _aux_attributes(cls)
                 if aux:
-                    classes[cls.name] = (cls, aux)
+                    classes[cls.name] = (aux, [a.arg for a in init.args.args[1:]], "return `{}` among the children")
+            elif init is None:
+                # a dataclass pytree: its static fields (`field(pytree_node=False)`, `meta_fields`) are aux data
+                fields = dataclass_fields(cls)
+                static: dict[str, tuple[str, ast.AST]] = {name: (name, node) for name, is_static, node in fields
+                                                          if is_static}
+                if static:
+                    classes[cls.name] = (static, [name for name, _, _ in fields], "make `{}` a data field")
         if not classes:
             return
         index = ctx.index
@@ -125,7 +177,7 @@ class PytreeAuxDataPerCallValue(ModuleRule):
         for call, _ in index.calls:
             if not isinstance(call.func, ast.Name) or call.func.id not in classes:
                 continue
-            cls, aux = classes[call.func.id]
+            aux, positional, advice = classes[call.func.id]
             func = index.function_of(call)
             if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
@@ -134,22 +186,22 @@ class PytreeAuxDataPerCallValue(ModuleRule):
                 continue
             varying = _varying_names(func)
             for attr, (param, node) in sorted(aux.items()):
-                value = _argument(call, cls, param)
-                if value is None or (cls.name, attr) in reported or not _per_call_float(value, varying):
+                value = _argument(call, positional, param)
+                if value is None or (call.func.id, attr) in reported or not _per_call_float(value, varying):
                     continue
-                reported.add((cls.name, attr))
+                reported.add((call.func.id, attr))
                 ctx.report(self, node,
-                           f"`{cls.name}` keeps `{attr}` in its pytree aux data, and line {call.lineno} builds it "
+                           f"`{call.func.id}` keeps `{attr}` in its pytree aux data, and line {call.lineno} builds it "
                            f"with a float computed per call (`{ast.unparse(value)}`) passed to jitted `{jitted}`: "
                            "jax.jit keys its cache on the treedef, so every new value traces and compiles again; "
-                           f"return `{attr}` among the children (a traced leaf) instead")
+                           f"{advice.format(attr)} (a traced leaf) instead")
 
 
 def _init(cls: ast.ClassDef) -> ast.FunctionDef | None:
     return next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
 
 
-def _aux_attributes(cls: ast.ClassDef) -> dict[str, tuple[str, ast.expr]]:
+def _aux_attributes(cls: ast.ClassDef) -> dict[str, tuple[str, ast.AST]]:
     """attribute -> (the ``__init__`` parameter it is set from, the aux expression naming it), for
     the ``self.attr`` names in the aux half of every ``return children, aux`` of ``tree_flatten``."""
     flatten = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "tree_flatten"), None)
@@ -172,7 +224,7 @@ def _aux_attributes(cls: ast.ClassDef) -> dict[str, tuple[str, ast.expr]]:
                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == init_self \
                         and isinstance(v, ast.Name) and v.id in params:
                     from_param[t.attr] = v.id
-    out: dict[str, tuple[str, ast.expr]] = {}
+    out: dict[str, tuple[str, ast.AST]] = {}
     for ret in (n for n in ast.walk(flatten) if isinstance(n, ast.Return)):
         if not (isinstance(ret.value, ast.Tuple) and len(ret.value.elts) == 2):
             continue
@@ -184,13 +236,10 @@ def _aux_attributes(cls: ast.ClassDef) -> dict[str, tuple[str, ast.expr]]:
     return out
 
 
-def _argument(call: ast.Call, cls: ast.ClassDef, param: str) -> ast.expr | None:
-    init = _init(cls)
-    assert init is not None
+def _argument(call: ast.Call, names: list[str], param: str) -> ast.expr | None:
     for kw in call.keywords:
         if kw.arg == param:
             return kw.value
-    names = [a.arg for a in init.args.args[1:]]
     if param in names and names.index(param) < len(call.args):
         arg = call.args[names.index(param)]
         return None if isinstance(arg, ast.Starred) else arg
