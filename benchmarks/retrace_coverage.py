@@ -48,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import types
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -653,7 +654,11 @@ def _run_compiler_child(framework: str) -> int:
     compiled: dict[str, int] = {}
     for case in cases:
         traces: list[int] = []
-        env = {"__name__": "retrace_coverage_case", COUNTER: traces}
+        # a real module in sys.modules, so a generated dataclass finds its module's namespace
+        module = types.ModuleType("retrace_coverage_case")
+        sys.modules[module.__name__] = module
+        env = module.__dict__
+        env[COUNTER] = traces
         before = compiles()
         try:
             exec(compile(instrument(case["source"], case["target"]), case["id"], "exec"), env)  # noqa: S102
