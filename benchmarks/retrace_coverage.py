@@ -48,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import types
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -323,6 +324,44 @@ FACTS: tuple[Fact, ...] = (
              return x - lr * x
          """, "out = step(X, lr)\nlr = np.float32(lr * 0.9)\n", "out = step(X, lr)\nlr = np.float32(lr * 0.9)\n",
          setup="lr = 0.1\n", neg_setup="lr = np.float32(0.1)\n", carry="lr"),
+    # ---------------- JAX: pytree aux data (jax_cache_key pytree.aux_data_*; retrace27) ----------------
+    # near miss: the same aux value every step (pytree.aux_data_float_same_value: no trace, no compile)
+    _jax("pytree_aux_float_per_step", "jax_cache_key:pytree.aux_data_float_new_value,seq.aux_data_float_new_each_call",
+         """
+         @jax.tree_util.register_pytree_node_class
+         class Scaled:
+             def __init__(self, w, scale):
+                 self.w = w
+                 self.scale = scale
+
+             def tree_flatten(self):
+                 return (self.w,), (self.scale,)
+
+             @classmethod
+             def tree_unflatten(cls, aux, children):
+                 return cls(children[0], *aux)
+
+
+         @jax.jit
+         def step(t):
+             return jnp.sum(t.w) * t.scale
+         """, "out = step(Scaled(X, 0.1 / (i + 1)))\n", "out = step(Scaled(X, 0.1))\n"),
+    _jax("pytree_meta_field_float_per_step", "jax_cache_key:pytree.dataclass_meta_field_float_new_value",
+         """
+         import dataclasses
+
+
+         @partial(jax.tree_util.register_dataclass, data_fields=["w"], meta_fields=["scale"])
+         @dataclasses.dataclass
+         class Scaled:
+             w: jax.Array
+             scale: float
+
+
+         @jax.jit
+         def step(t):
+             return jnp.sum(t.w) * t.scale
+         """, "out = step(Scaled(X, 0.1 / (i + 1)))\n", "out = step(Scaled(X, 0.1))\n"),
     # ---------------- JAX: eager lax control flow with a body made per call (jax_cache_key eager.*; retrace26) ----
     # near miss: the same function under jax.jit, where the new body is traced with it once
     # (the near miss: eager.while_loop_new_body_under_jit, one trace and one compile)
@@ -501,14 +540,14 @@ FACTS: tuple[Fact, ...] = (
         @tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, 3], tf.float32)])
         def step(x):
             return tf.reduce_sum(tf.tanh(x))
-        """, "out = step(tf.ones((i + 2, 3)))\n", "out = step(tf.fill((4, 3), 0.1 * i))\n",
+        """, "out = step(tf.ones((i + 2, 3)))\n", "out = step(tf.ones((4, 3)) * i)\n",
         count="compiles"),
     _tf("signature_none_sequence_dim_per_step", "tf_retrace:sequence_dim_changes_input_signature_none",
         """
         @tf.function(jit_compile=True, input_signature=[tf.TensorSpec([2, None], tf.float32)])
         def step(x):
             return tf.reduce_sum(tf.tanh(x), axis=1)
-        """, "out = step(tf.ones((2, 3 + 2 * i)))\n", "out = step(tf.fill((2, 5), 0.1 * i))\n",
+        """, "out = step(tf.ones((2, 3 + 2 * i)))\n", "out = step(tf.ones((2, 5)) * (0.1 * i))\n",
         count="compiles"),
     _tf("dataset_partial_batch_signature", "tf_retrace:dataset_partial_batch_epochs_input_signature",
         """
@@ -615,7 +654,11 @@ def _run_compiler_child(framework: str) -> int:
     compiled: dict[str, int] = {}
     for case in cases:
         traces: list[int] = []
-        env = {"__name__": "retrace_coverage_case", COUNTER: traces}
+        # a real module in sys.modules, so a generated dataclass finds its module's namespace
+        module = types.ModuleType("retrace_coverage_case")
+        sys.modules[module.__name__] = module
+        env = module.__dict__
+        env[COUNTER] = traces
         before = compiles()
         try:
             exec(compile(instrument(case["source"], case["target"]), case["id"], "exec"), env)  # noqa: S102

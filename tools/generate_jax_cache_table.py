@@ -224,6 +224,88 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
         s = jax.jit(lambda p, m: p - 0.01 * m)(0.0, jnp.float32(1.0))  # xlacheck: ignore[XLA404] - one setup value
         return [lambda: f({"a": x3, "s": 0.0}), lambda: f({"a": x3, "s": s})]
 
+    # a pytree node whose aux data (the treedef half of tree_flatten) holds a Python float: the
+    # treedef is part of the cache key and is compared by equality, so a per-call float in aux data
+    # retraces the way a static argument does, while the same float hits the cache
+    @jax.tree_util.register_pytree_node_class
+    class Scaled:
+        def __init__(self, w: Any, scale: float) -> None:
+            self.w, self.scale = w, scale
+
+        def tree_flatten(self) -> Any:
+            return (self.w,), (self.scale,)
+
+        @classmethod
+        def tree_unflatten(cls, aux: Any, children: Any) -> Any:
+            return cls(children[0], *aux)
+
+    def aux_fn(c: Callable[[], None]) -> Any:
+        return jit(c, lambda t: jnp.sum(t.w) * t.scale)
+
+    @probe("pytree.aux_data_float_new_value", "f(Scaled(x, 0.1))  # scale in aux data",
+           "f(Scaled(x, 0.2))")
+    def _(c):
+        f = aux_fn(c)
+        return [lambda: f(Scaled(x3, 0.1)), lambda: f(Scaled(x3, 0.2))]
+
+    @probe("pytree.aux_data_float_same_value", "f(Scaled(x, 0.1))  # scale in aux data",
+           "f(Scaled(y, 0.1))")
+    def _(c):
+        f, y = aux_fn(c), x3 * 2
+        return [lambda: f(Scaled(x3, 0.1)), lambda: f(Scaled(y, 0.1))]
+
+    @probe("seq.aux_data_float_new_each_call", "f(Scaled(x, 0.1))  # scale in aux data",
+           "f(Scaled(x, 0.2)); f(Scaled(x, 0.3))")
+    def _(c):
+        f = aux_fn(c)
+        return [lambda: f(Scaled(x3, 0.1)), lambda: f(Scaled(x3, 0.2)), lambda: f(Scaled(x3, 0.3))]
+
+    # the same through jax.tree_util.register_dataclass: a meta field is aux data, a data field a leaf
+    @functools.partial(jax.tree_util.register_dataclass, data_fields=["w"], meta_fields=["scale"])
+    @dataclasses.dataclass
+    class MetaScaled:
+        w: Any
+        scale: float
+
+    @probe("pytree.dataclass_meta_field_float_new_value", "f(MetaScaled(x, 0.1))  # scale a meta field",
+           "f(MetaScaled(x, 0.2))")
+    def _(c):
+        f = aux_fn(c)
+        return [lambda: f(MetaScaled(x3, 0.1)), lambda: f(MetaScaled(x3, 0.2))]
+
+    @functools.partial(jax.tree_util.register_dataclass, data_fields=["w", "scale"], meta_fields=[])
+    @dataclasses.dataclass
+    class DataScaled:
+        w: Any
+        scale: float
+
+    @probe("pytree.dataclass_data_field_float_new_value", "f(DataScaled(x, 0.1))  # scale a data field",
+           "f(DataScaled(x, 0.2))")
+    def _(c):
+        f = aux_fn(c)
+        return [lambda: f(DataScaled(x3, 0.1)), lambda: f(DataScaled(x3, 0.2))]
+
+    # NumPy scalars passed as traced arguments: a new value of the same dtype is only a new buffer
+    @probe("weak.numpy_float32_new_value", "f(x, np.float32(0.1))", "f(x, np.float32(0.2))")
+    def _(c):
+        f = plain(c)
+        return [lambda: f(x3, np.float32(0.1)), lambda: f(x3, np.float32(0.2))]
+
+    @probe("weak.numpy_float64_new_value", "f(x, np.float64(0.1))  # x64 off", "f(x, np.float64(0.2))")
+    def _(c):
+        f = plain(c)
+        return [lambda: f(x3, np.float64(0.1)), lambda: f(x3, np.float64(0.2))]
+
+    @probe("weak.numpy_float32_then_python_float", "f(x, np.float32(0.1))", "f(x, 0.2)")
+    def _(c):
+        f = plain(c)
+        return [lambda: f(x3, np.float32(0.1)), lambda: f(x3, 0.2)]
+
+    @probe("weak.numpy_int64_then_python_int", "f(x, np.int64(3))  # x64 off", "f(x, 4)")
+    def _(c):
+        f = plain(c)
+        return [lambda: f(x3, np.int64(3)), lambda: f(x3, 4)]
+
     # --- static arguments ----------------------------------------------------------------------
     def static_fn(c: Callable[[], None], **kw: Any) -> Any:
         def f(x: Any, n: Any) -> Any:

@@ -1026,3 +1026,42 @@ def test_xla427_eager_lax_loop_with_a_body_per_call_traces_and_compiles_every_ca
     ns = _run("TRACES = []\n" + jitted.replace("    def body(s):\n", "    def body(s):\n" + counter))
     ns["train"](jax.numpy.ones(3), 4)
     assert len(ns["TRACES"]) == 1
+
+
+def test_xla428_per_call_float_in_pytree_aux_data_traces_every_step():
+    """XLA428: ``Scaled`` keeps ``scale`` in its aux data and ``train`` builds it with
+    ``0.1 / (i + 1)`` per step, passed to jitted ``f``: the treedef differs every step, so ``f``
+    traces every step (``pytree.aux_data_float_new_value``); the rule's VALID example with one
+    constant scale (``pytree.aux_data_float_same_value``) traces once."""
+    from xlacheck.rules.pytree_aux_data_per_call_value import PytreeAuxDataPerCallValue as R
+    counter = "    TRACES.append(1)\n"
+    flagged = _example_code(R.INVALID, "scale=0.1 / (i + 1)")
+    assert "XLA428" in _codes(flagged)
+    ns = _run("TRACES = []\n" + flagged.replace("def f(t):\n", "def f(t):\n" + counter))
+    ns["train"](jax.numpy.ones(3), 4)
+    assert len(ns["TRACES"]) == 4
+    same = _example_code(R.VALID, "f(Scaled(w, 0.5))")
+    assert "XLA428" not in _codes(same)
+    ns = _run("TRACES = []\n" + same.replace("def f(t):\n", "def f(t):\n" + counter))
+    for _ in range(4):
+        ns["run"](jax.numpy.ones(3))
+    assert len(ns["TRACES"]) == 1
+
+
+def test_xla428_per_call_float_in_register_dataclass_meta_field_traces_every_step():
+    """XLA428 through ``jax.tree_util.register_dataclass``: ``scale`` is a meta field (aux data),
+    so a new float per step traces every step (``pytree.dataclass_meta_field_float_new_value``);
+    as a data field (the VALID example) it is a leaf and traces once
+    (``pytree.dataclass_data_field_float_new_value``)."""
+    from xlacheck.rules.pytree_aux_data_per_call_value import PytreeAuxDataPerCallValue as R
+    counter = "    TRACES.append(1)\n"
+    flagged = _example_code(R.INVALID, 'meta_fields=["scale"]')
+    assert "XLA428" in _codes(flagged)
+    ns = _run("TRACES = []\n" + flagged.replace("def step(t):\n", "def step(t):\n" + counter))
+    ns["train"](jax.numpy.ones(3), 4)
+    assert len(ns["TRACES"]) == 4
+    leaf = _example_code(R.VALID, 'data_fields=["w", "scale"]')
+    assert "XLA428" not in _codes(leaf)
+    ns = _run("TRACES = []\n" + leaf.replace("def step(t):\n", "def step(t):\n" + counter))
+    ns["train"](jax.numpy.ones(3), 4)
+    assert len(ns["TRACES"]) == 1

@@ -80,6 +80,12 @@ def _fields(node: ast.ClassDef) -> list[ast.AnnAssign]:
             and not (isinstance(s.annotation, ast.Subscript) and ast.unparse(s.annotation.value).endswith("ClassVar"))]
 
 
+def dataclass_fields(node: ast.ClassDef) -> list[tuple[str, bool, ast.AnnAssign]]:
+    """The annotated fields of a class in order (the dataclass ``__init__`` order): (name, declared
+    static, the field's statement). Static: hashed into the treedef (the aux data), never traced."""
+    return [(f.target.id, _static(node, f), f) for f in _fields(node)]  # type: ignore[union-attr]
+
+
 def state_classes(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -> dict[str, list[str]]:
     """NamedTuple subclasses and dataclasses of this file: name -> field names in order (static
     fields left out: they are hashed metadata, not traced)."""

@@ -60,6 +60,7 @@ from xlacheck.rules.python_scalar_of_tensor import PythonScalarOfTensor
 from xlacheck.rules.python_scalar_to_tf_function import PythonScalarToTfFunction
 from xlacheck.rules.python_side_effect_in_tensor_branch import PythonSideEffectInTensorBranch
 from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMutatedInCompiledStep
+from xlacheck.rules.pytree_aux_data_per_call_value import PytreeAuxDataPerCallValue
 from xlacheck.rules.raise_in_tensor_branch import RaiseInTensorBranch
 from xlacheck.rules.return_in_one_branch import ReturnInOneBranch
 from xlacheck.rules.seeded_random_differs_under_xla import SeededRandomDiffersUnderXla
@@ -194,6 +195,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     JitReadsReboundGlobal,
     StaticCallableCreatedPerCall,
     EagerLaxBodyPerCall,
+    PytreeAuxDataPerCallValue,
     TransformedFunctionToJitPerCall,
     StaticArgumentEqualByType,
     EagerJaxOpOnGrownArray,

@@ -161,7 +161,54 @@ class _Resolver:
         if isinstance(arg, ast.Name):
             bound = self.index.local_binding(arg.id, arg)
             return bound is not None and self.fixed_shape(bound, depth + 1)
+        if isinstance(arg, ast.BinOp):
+            # broadcasting a fixed shape with another fixed shape or a Python number keeps it fixed
+            # (`tf.ones((4, 3)) * i`: the value changes per step, the shape does not)
+            return (self.fixed_shape(arg.left, depth + 1) or self._python_number(arg.left)) \
+                and (self.fixed_shape(arg.right, depth + 1) or self._python_number(arg.right)) \
+                and not (self._python_number(arg.left) and self._python_number(arg.right))
+        if isinstance(arg, ast.UnaryOp):
+            return self.fixed_shape(arg.operand, depth + 1)
         return False
+
+    def _python_number(self, node: ast.expr, depth: int = 0) -> bool:
+        """A Python int or float: a number, a counter of a ``for ... in range(...)`` loop around it,
+        a parameter that every call of its function in this file passes such a number
+        (``run_step(i)`` in a ``range`` loop), or arithmetic on those: a 0-d operand, whose
+        broadcast keeps the other operand's shape."""
+        if depth > _DEPTH:
+            return False
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+        if isinstance(node, ast.UnaryOp):
+            return self._python_number(node.operand, depth + 1)
+        if isinstance(node, ast.BinOp):
+            return self._python_number(node.left, depth + 1) and self._python_number(node.right, depth + 1)
+        if not isinstance(node, ast.Name):
+            return False
+        for loop in self.index.loops_around(node):
+            if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.target, ast.Name) \
+                    and loop.target.id == node.id and isinstance(loop.iter, ast.Call) \
+                    and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range":
+                return True
+        func = self.index.function_of(node)
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or self.index.local_binding(node.id, node) is not None:
+            return False
+        params = [a.arg for a in func.args.posonlyargs + func.args.args]
+        if node.id not in params:
+            return False
+        position = params.index(node.id)
+        passed = []
+        for site, _ in self.index.calls:
+            if not isinstance(site.func, ast.Name) or site.func.id != func.name:
+                continue
+            value = next((k.value for k in site.keywords if k.arg == node.id),
+                         site.args[position] if position < len(site.args) else None)
+            if value is None or any(isinstance(a, ast.Starred) for a in site.args[:position + 1]):
+                return False
+            passed.append(value)
+        return bool(passed) and all(self._python_number(v, depth + 1) for v in passed)
 
     def _moving_fill(self, call: ast.Call) -> bool:
         """A fill whose shape argument names a value that changes per iteration: a counter of the
@@ -306,6 +353,18 @@ class UnknownDimsInJitSignature(ModuleRule):
                     for x in ds:
                         step(x)
                     step(tf.fill((4, 3), 0.1 * epoch))
+        """),
+        # a fixed fill scaled by a Python step number: broadcasting a 0-d operand keeps the shape (4, 3)
+        Example("""
+            import tensorflow as tf
+            @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)], jit_compile=True)
+            def step(x):
+                return tf.reduce_sum(x)
+            def run_step(i):
+                return step(tf.ones((4, 3)) * i + 0.5)
+            def train(steps):
+                for i in range(steps):
+                    run_step(i)
         """),
     )
     INVALID = (
