@@ -271,6 +271,16 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
      lambda: (tf.constant([[1, 2, 0], [3, 0, 0], [2, 2, 1]]), tf.constant([2, 1, 3]),
               tf.reshape(tf.range(90, dtype=F), [6, 3, 5]) / 90.0),
      "fails"),  # K.ctc_label_dense_to_sparse labels -> CTCLoss
+    # lead27: branch ranks (xlacheck/data/tf_branch_carry.json); XLA122-invalid-2 (switch_case) aborts the
+    # process, so tests/xlacheck/test_branch_rank_truth.py runs it in a subprocess
+    ("XLA122-invalid-1", "f", lambda: (tf.ones([4, 3]), tf.constant(True)), "fails"),
+    ("XLA122-invalid-3", "f", lambda: (tf.ones([4, 3]),), "fails"),
+    ("XLA122-invalid-4", "f", lambda: (tf.ones([4, 3]),), "fails"),
+    ("XLA122-valid-1", "f", lambda: (tf.ones([4, 3]), tf.constant(True)), "compiles"),
+    ("XLA122-valid-2", "f", lambda: (tf.constant(3.0), tf.constant(True)), "compiles"),  # a scalar x: same rank
+    ("XLA122-valid-3", "f", lambda: (tf.ones([4, 3]), tf.constant(True)), "compiles"),
+    ("XLA122-valid-5", "f", lambda: (tf.ones([4, 3]),), "compiles"),
+    ("XLA122-valid-6", "f", lambda: (tf.ones([4, 3]),), "compiles"),
 ]
 
 

@@ -18,6 +18,7 @@ from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.pytrees import leaf_field_names, static_field_names
 from xlacheck.analysis.truth import passed_whole_jit_argument
+from xlacheck.analysis.type_guards import python_number_names, python_type_guard
 from xlacheck.analysis.values import (
     DATA,
     LEAVES_AND_TREEDEF,
@@ -170,33 +171,8 @@ def _tensor_type_test(test: ast.expr, aliases: AliasTable) -> str | None:
 
 
 def _isinstance_sequence(test: ast.expr) -> str | None:
-    """The name tested by ``isinstance(name, list/tuple)``, else None."""
-    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
-            and len(test.args) == 2 and isinstance(test.args[0], ast.Name)):
-        kinds = test.args[1]
-        names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
-        if names and all(isinstance(n, ast.Name) and n.id in ("list", "tuple", "dict") for n in names):
-            return test.args[0].id
-    return None
-
-
-_PYTHON_NUMBER_TYPES = frozenset({"int", "float", "bool"})
-
-
-def _python_number_test(test: ast.expr) -> list[str]:
-    """Names that ``test`` proves Python numbers where it holds: ``isinstance(name, int)`` (or
-    ``float``/``bool``, or a tuple of them), alone or as a conjunct of ``and``. No tensor is an
-    instance of these types, so such a name is no tensor in the body (keras-cv's
-    ``if ... and isinstance(expected_rank, int): assert ...`` next to callers passing ``tf.size``)."""
-    conjuncts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
-    names: list[str] = []
-    for c in conjuncts:
-        if (isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "isinstance"
-                and len(c.args) == 2 and isinstance(c.args[0], ast.Name)):
-            kinds = c.args[1].elts if isinstance(c.args[1], ast.Tuple) else [c.args[1]]
-            if kinds and all(isinstance(k, ast.Name) and k.id in _PYTHON_NUMBER_TYPES for k in kinds):
-                names.append(c.args[0].id)
-    return names
+    """The name tested by ``isinstance(name, list/tuple/dict)``, else None."""
+    return next((name for name, kind in python_type_guard(test) if kind == "sequence"), None)
 
 
 class FunctionWalker:
@@ -526,7 +502,7 @@ class FunctionWalker:
             self._else_branch(s.orelse, None)
             return
         tensor = is_tensor(self.values.flags(s.test))
-        numbers = _python_number_test(s.test)
+        numbers = python_number_names(s.test)
         if numbers:  # `if isinstance(n, int):` n is a Python number in the body
             self._exclusive[0][2].update(numbers)
             saved_numbers = {name: self.env.get(name, 0) for name in numbers}

@@ -51,6 +51,7 @@ from xlacheck.analysis.tables import (
     NON_TORCH_RUNTIMES,
     OTHER_TORCH_BACKENDS,
 )
+from xlacheck.analysis.type_guards import python_number_names
 
 TENSOR = 1  # proven torch tensor
 BOOL = 2  # a boolean tensor (a mask)
@@ -2583,7 +2584,7 @@ class _Walker:
                 known = literal_test(s.test, self.literals)
             self.periodic += every_n
             before = dict(self.env)
-            numbers = _python_number_tests(s.test) + self._not_tensor_tests(s.test, True)
+            numbers = python_number_names(s.test) + self._not_tensor_tests(s.test, True)
             for name in numbers:  # if isinstance(pos, int): pos is a Python number in the body, no tensor
                 self.env[name] = 0
             self.dead_block(s.body, known is False or self.b.cuda_bound(s.body) or self.b.other_runtime(s.test))
@@ -3606,21 +3607,6 @@ def _size_like(e: ast.expr) -> bool:
         return True
     return isinstance(e, ast.Call) and (isinstance(e.func, ast.Name) and e.func.id == "len" or isinstance(
         e.func, ast.Attribute) and e.func.attr in ("size", "numel", "dim"))
-
-
-def _python_number_tests(test: ast.expr) -> list[str]:
-    """Names that ``test`` proves Python numbers where it holds: ``isinstance(x, int)``, ``isinstance(x,
-    (int, float))`` (also one operand of an ``and``). No torch tensor is an instance of ``int`` or ``float``."""
-    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
-    names: list[str] = []
-    for p in parts:
-        if not (isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and p.func.id == "isinstance"
-                and len(p.args) == 2 and isinstance(p.args[0], ast.Name)):
-            continue
-        kinds = p.args[1].elts if isinstance(p.args[1], ast.Tuple) else [p.args[1]]
-        if kinds and all(isinstance(k, ast.Name) and k.id in ("int", "float", "bool") for k in kinds):
-            names.append(p.args[0].id)
-    return names
 
 
 def _moves_to_cpu(c: ast.Call) -> bool:

@@ -36,6 +36,7 @@ from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import returns_one_reduction
 from xlacheck.analysis.scopes import target_names
 from xlacheck.analysis.tables import BOOL_FUNCS, JAX_BOOL_FUNCS, call_arguments, splatted
+from xlacheck.analysis.type_guards import python_type_guard
 
 
 class ValueFlag(IntFlag):
@@ -706,12 +707,7 @@ class ValueEnv:
             k = _operands(_combine(k & ~PYLIST), *parts)
             return k | BOOL if k & TENSOR else k
         if t is ast.BoolOp:
-            k = 0
-            for v in e.values:  # type: ignore[attr-defined]
-                vk = self.flags(v)
-                if not vk & (PYLIST | PYLIST_EMPTY):  # the truth of a list is a Python bool
-                    k |= vk
-            return k & _PASS_FLAGS
+            return self._bool_op(e)  # type: ignore[arg-type]
         if t is ast.IfExp:
             body, orelse = self.flags(e.body), self.flags(e.orelse)  # type: ignore[attr-defined]
             k = _either(body, orelse)
@@ -760,6 +756,32 @@ class ValueEnv:
         if t is ast.Slice:
             return self.flags(e.lower) | self.flags(e.upper) | self.flags(e.step)  # type: ignore[attr-defined]
         return 0
+
+    def _bool_op(self, e: ast.BoolOp) -> int:
+        """The flags of ``a and b``/``a or b``. Python evaluates an operand only when the ones before it
+        let it: after ``isinstance(x, dict) and`` (or ``not isinstance(x, dict) or``), ``x`` is a
+        Python value, so ``key in x`` there is a Python bool; a tracer fails the ``isinstance`` and
+        short-circuits (sbx's ``params1[key] if isinstance(params1, dict) and key in params1``)."""
+        k = 0
+        saved: dict[str, int | None] = {}
+        for v in e.values:
+            vk = self.flags(v)
+            if not vk & (PYLIST | PYLIST_EMPTY):  # the truth of a list is a Python bool
+                k |= vk
+            guard = v.operand if isinstance(e.op, ast.Or) and isinstance(v, ast.UnaryOp) \
+                and isinstance(v.op, ast.Not) else v if isinstance(e.op, ast.And) else None
+            for name, kind in python_type_guard(guard):
+                saved.setdefault(name, self.env.get(name))
+                self.env[name] = (self.env.get(name, 0) & ~TENSOR) | PYLIST if kind == "sequence" else PYTHON
+                self._memo.clear()
+        if saved:
+            for name, old in saved.items():
+                if old is None:
+                    self.env.pop(name, None)
+                else:
+                    self.env[name] = old
+            self._memo.clear()
+        return k & _PASS_FLAGS
 
     def _comprehension(self, e: ast.AST, elt: ast.expr) -> int:
         saved: dict[str, int | None] = {}
@@ -1228,6 +1250,7 @@ def _combine(k: int) -> int:
     if k & TENSOR and k & (DATA | PARAM | SHAPE | VARIABLE | LOOP | RANDOM):
         k &= ~CONST
     return k & ~(PYLIST_EMPTY | LAYER | BOOL | OPAQUE)
+
 
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from xlacheck.rules.base import Example, Rule
 from xlacheck.rules.batch_without_drop_remainder import BatchWithoutDropRemainder
+from xlacheck.rules.branch_rank_mismatch import BranchRankMismatch
 from xlacheck.rules.branch_type_mismatch import BranchTypeMismatch
 from xlacheck.rules.compiled_loop_differentiated_outside import CompiledLoopDifferentiatedOutside
 from xlacheck.rules.compiled_model_layer_without_kernel import CompiledModelLayerWithoutKernel
@@ -130,6 +131,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     PythonSideEffectInTensorBranch,
     TensorIndexIntoPythonList,
     BranchTypeMismatch,
+    BranchRankMismatch,
     LaxBranchOutputMismatch,
     LaxLoopCarryTypeMismatch,
     GuardOnConstantTensor,

@@ -277,6 +277,15 @@ class TensorConditionWithoutAutograph(Rule):
                 "    BOUNDS = 'bounds'\n@jax.jit\ndef unnormalize(action, stats, norm=Norm.NORMAL):\n"
                 "    if norm == Norm.NORMAL:\n        return action * stats['std'] + stats['mean']\n"
                 "    return (action + 1.0) * 0.5 * (stats['high'] - stats['low']) + stats['low']\n"),
+        # `and` evaluates `x > 0` only when `isinstance(x, int)` held: a tracer short-circuits there
+        Example("import jax\n@jax.jit\ndef f(params, x):\n    if isinstance(x, int) and x > 0:\n"
+                "        return params\n    return x\n"),
+        # sbx's align_params: `k in p1` runs only on a dict (a leaf array fails the isinstance first)
+        Example("import jax\ndef align(p1, p2):\n    if isinstance(p2, dict):\n"
+                "        return {k: align(p1[k] if isinstance(p1, dict) and k in p1 else None, v)\n"
+                "                for k, v in p2.items()}\n"
+                "    return p1 if p1 is not None and p1.shape == p2.shape else p2\n"
+                "@jax.jit\ndef step(a, b):\n    return align(a, b)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
