@@ -281,6 +281,11 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA122-valid-3", "f", lambda: (tf.ones([4, 3]), tf.constant(True)), "compiles"),
     ("XLA122-valid-5", "f", lambda: (tf.ones([4, 3]),), "compiles"),
     ("XLA122-valid-6", "f", lambda: (tf.ones([4, 3]),), "compiles"),
+    # lead27: a variable assigned itself grown (tf_branch_carry.json variable.*_assign_grown)
+    ("XLA123-invalid-1", "push", lambda: (tf.ones([1, 3]),), "fails"),
+    ("XLA123-invalid-3", "push", lambda: (tf.ones([1, 3]),), "fails"),
+    ("XLA123-valid-1", "push", lambda: (tf.ones([1, 3]),), "compiles"),
+    ("XLA123-valid-3", "push", lambda: (tf.ones([4, 3]),), "compiles"),
 ]
 
 

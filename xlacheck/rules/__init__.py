@@ -112,6 +112,7 @@ from xlacheck.rules.unhashable_static_argument import UnhashableStaticArgument
 from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
 from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep
+from xlacheck.rules.variable_grown_in_place import VariableGrownInPlace
 from xlacheck.rules.variable_initialized_from_traced_data import VariableInitializedFromTracedData
 from xlacheck.rules.while_loop_gradient_without_bound import WhileLoopGradientWithoutBound
 from xlacheck.rules.while_loop_under_reverse_mode import WhileLoopUnderReverseMode
@@ -132,6 +133,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TensorIndexIntoPythonList,
     BranchTypeMismatch,
     BranchRankMismatch,
+    VariableGrownInPlace,
     LaxBranchOutputMismatch,
     LaxLoopCarryTypeMismatch,
     GuardOnConstantTensor,
