@@ -286,6 +286,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA123-invalid-3", "push", lambda: (tf.ones([1, 3]),), "fails"),
     ("XLA123-valid-1", "push", lambda: (tf.ones([1, 3]),), "compiles"),
     ("XLA123-valid-3", "push", lambda: (tf.ones([4, 3]),), "compiles"),
+    ("XLA206-invalid-8", "f", lambda: (tf.ones([4, 3]),), "fails"),  # a loop carry reduced to a lower rank
 ]
 
 

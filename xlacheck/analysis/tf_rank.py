@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from xlacheck import api_table
+from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.scopes import built_values
 
 Resolve = Callable[[ast.expr], "str | None"]
@@ -241,6 +242,11 @@ def _broadcast(a: Rank | None, b: Rank | None) -> Rank | None:
     return None
 
 
-def model_for(resolve: Resolve, node: ast.AST, enclosing: list[ast.AST]) -> RankModel:
-    """The rank model of ``node`` (a function or lambda) inside ``enclosing`` (innermost first)."""
-    return RankModel(resolve, [node, *enclosing])
+def function_scopes(info: FunctionInfo | None) -> list[ast.AST]:
+    """A function's node and those of the functions around it, innermost first: the scopes a
+    :class:`RankModel` reads names from."""
+    out: list[ast.AST] = []
+    while info is not None:
+        out.append(info.node)
+        info = info.parent
+    return out

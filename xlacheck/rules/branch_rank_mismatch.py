@@ -6,8 +6,7 @@ import ast
 
 from xlacheck import tf_branch_carry
 from xlacheck.analysis import walk
-from xlacheck.analysis.contexts import FunctionInfo
-from xlacheck.analysis.tf_rank import Rank, RankModel
+from xlacheck.analysis.tf_rank import Rank, RankModel, function_scopes
 from xlacheck.analysis.values import is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
@@ -22,15 +21,6 @@ def _outcome(key: str) -> str:
     if error.startswith("ProcessAbort"):
         return "XLA aborts the whole process (a failed check in the compiler, no Python exception)"
     return f"the XLA compile fails ({error.split(':', 1)[0]})" if error else "the XLA compile fails"
-
-
-def _scopes(ctx: RuleContext) -> list[ast.AST]:
-    out: list[ast.AST] = []
-    info: FunctionInfo | None = ctx.function
-    while info is not None:
-        out.append(info.node)
-        info = info.parent
-    return out
 
 
 def _last_assignments(body: list[ast.stmt]) -> dict[str, ast.Assign]:
@@ -176,7 +166,7 @@ class BranchRankMismatch(Rule):
     def _returned(fn: ast.expr | None, ctx: RuleContext) -> tuple[ast.expr | None, RankModel | None]:
         """The value a branch function returns and the rank model it is read in: a lambda's body, or
         the one ``return`` of a function defined in the enclosing function."""
-        scopes = _scopes(ctx)
+        scopes = function_scopes(ctx.function)
         if isinstance(fn, ast.Lambda) and not fn.args.args:
             return fn.body, RankModel(ctx.resolve, [fn, *scopes])
         if isinstance(fn, ast.Name):
@@ -194,7 +184,7 @@ class BranchRankMismatch(Rule):
             return
         used = {n.id for s in ctx.following_statements() for n in walk(s)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        model = RankModel(ctx.resolve, _scopes(ctx))
+        model = RankModel(ctx.resolve, function_scopes(ctx.function))
         body, orelse = _last_assignments(node.body), _last_assignments(node.orelse)
         before = _last_assignments([s for s in ctx.blocks[-1][0][:ctx.blocks[-1][1]]]) if ctx.blocks else {}
         for name in sorted(body.keys() & used):

@@ -7,6 +7,7 @@ import ast
 from xlacheck.analysis import argument
 from xlacheck.analysis.contexts import Level, declared_varying_shapes
 from xlacheck.analysis.scopes import own_nodes
+from xlacheck.analysis.tf_rank import Rank, RankModel, function_scopes
 from xlacheck.analysis.values import DYNAMIC, PARAM, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
@@ -33,7 +34,8 @@ class LoopGrownTensor(Rule):
     Flags `x = tf.concat([x, ...])` (or `[..., x]`) inside a loop over `tf.range` or a tensor
     `while`, and the other assignments there that change the shape of the loop-carried `x`:
     `x = x[1:]` (a slice that always drops elements), `x = tf.boolean_mask(x, m)` / `x[m]` /
-    `tf.unique(x)` while `x` has a static shape, `x = tf.expand_dims(x, 0)`, a non-zero
+    `tf.unique(x)` while `x` has a static shape, `x = tf.expand_dims(x, 0)`, an op that provably
+    gives `x` another rank (`tf.reduce_max(x, axis=-1)`: the shared rank model), a non-zero
     `x = tf.pad(x, ...)` (filters, slices and pads of a value that comes from a parameter only in
     jit-compiled code, where arguments are traced with their static shapes); and, in jit-compiled code and Keras methods, a `tf.while_loop` body that returns
     `tf.concat([v, ...])` in the place of its own loop variable `v`. In a plain `tf.function`, not
@@ -198,6 +200,15 @@ class LoopGrownTensor(Rule):
                            "iteration, which a staged loop cannot carry ('... enters the loop with shape ..., but has "
                            "shape ... after one iteration'); keep a fixed shape (a mask, a preallocated buffer, or a "
                            "tf.TensorArray with a static size)"),
+                )),
+        # a reduction with a literal axis drops a dimension of the carry (analysis/tf_rank.py)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    y = x\n"
+                "    for _ in tf.range(tf.shape(x)[0]):\n        y = tf.reduce_max(y, axis=-1)\n    return y\n",
+                expected=(
+                    (6, 9, "tensor given the rank of `y` minus 1 by tf.reduce_max inside a staged loop: its shape "
+                           "changes per iteration, which a staged loop cannot carry ('... enters the loop with shape "
+                           "..., but has shape ... after one iteration'); keep a fixed shape (a mask, a preallocated "
+                           "buffer, or a tf.TensorArray with a static size)"),
                 )),
     )
 
@@ -467,6 +478,11 @@ def _reshaped_by(value: ast.expr, names: set[str], ctx: RuleContext) -> str | No
         return None
     if name == "tf.expand_dims":
         return "given a new axis by tf.expand_dims"  # a new rank, whatever the dimensions
+    rank = RankModel(ctx.resolve, function_scopes(ctx.function)).rank(value, {n: Rank(n, 0) for n in names})
+    if rank is not None and rank.base == first.id and rank.offset:
+        # `y = tf.reduce_sum(y, axis=0)`: a new rank, whatever the dimensions (TF 2.21: "'y' has shape (4, 3)
+        # before the loop, but shape (3,) after one iteration", tf_branch_carry.json autograph_for.rank_differs)
+        return f"given {rank.describe()} by {name}"
     if not _static_length(first, ctx):
         return None
     if name == "tf.pad" and len(value.args) > 1:
