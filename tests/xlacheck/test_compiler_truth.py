@@ -287,6 +287,11 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA123-valid-1", "push", lambda: (tf.ones([1, 3]),), "compiles"),
     ("XLA123-valid-3", "push", lambda: (tf.ones([4, 3]),), "compiles"),
     ("XLA206-invalid-8", "f", lambda: (tf.ones([4, 3]),), "fails"),  # a loop carry reduced to a lower rank
+    # tf.cond branches of different structure / dtype (tf_branch_carry.json cond.*, every graph)
+    ("XLA113-invalid-6", "f", lambda: (tf.ones([3]), tf.constant(True)), "fails"),
+    ("XLA113-invalid-7", "f", lambda: (tf.ones([3]), tf.constant(True)), "fails"),
+    ("XLA113-invalid-8", "f", lambda: (tf.ones([3]), tf.constant(True)), "fails"),
+    ("XLA113-valid-3", "f", lambda: (tf.ones([3]), tf.constant(True)), "compiles"),
 ]
 
 

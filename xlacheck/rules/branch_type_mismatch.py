@@ -95,7 +95,9 @@ class BranchTypeMismatch(Rule):
     evidently different dtypes (a float computation in one, integer ids or an int literal in the
     other; or two dtypes the shared dtype model proves, such as `tf.cast(x, tf.float32)` and
     `tf.zeros([3], tf.int32)`, or a proven dtype and a Python number) or structures (a tuple in
-    one, a single tensor or a tuple of another length in the other), in AutoGraph-converted code.
+    one, a single tensor or a tuple of another length in the other), in AutoGraph-converted code;
+    and a `tf.cond` whose two lambdas return such values (or `None` in one and a value in the other
+    at one position of their tuples).
 
     ## Why is this bad?
     AutoGraph stages the `if` as `tf.cond`, whose branches must return the same dtypes and
@@ -127,7 +129,7 @@ class BranchTypeMismatch(Rule):
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_if",)
     name = "branch-type-mismatch"
-    node_types = (ast.If,)
+    node_types = (ast.If, ast.Call)
     in_helpers = True
 
     VALID = (
@@ -137,6 +139,9 @@ class BranchTypeMismatch(Rule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    p = tf.cast(x, tf.float32)\n    if tf.reduce_sum(p) > 0:\n        y = p\n    else:\n"
                 "        y = tf.zeros([3])\n    return y\n"),
+        # tf.cond branches of one structure and dtype
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, p):\n"
+                "    return tf.cond(p, lambda: (x, x), lambda: (x * 2.0, x))\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef targets(labels, smoothing):\n    if smoothing > 0.0:\n"
@@ -178,9 +183,30 @@ class BranchTypeMismatch(Rule):
                            "it a tf.cond, whose branches must have the same dtype, so tracing fails; cast both "
                            "branches to one dtype"),
                 )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, p):\n"
+                "    return tf.cond(p, lambda: (x, None), lambda: (x, x))\n",
+                expected=(
+                    (4, 12, "the branches of this tf.cond return None / a value at one position of their tuples: "
+                            "tf.cond needs the same nested structure from both, so tracing fails"),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, p):\n"
+                "    return tf.cond(p, lambda: tf.cast(x, tf.float32), lambda: tf.zeros([3], tf.int32))\n",
+                expected=(
+                    (4, 12, "the branches of this tf.cond return float32 and int32: tf.cond needs the same dtype "
+                            "from both, so tracing fails; cast both branches to one dtype"),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, p):\n"
+                "    return tf.cond(p, lambda: (x, x), lambda: tf.identity(x))\n",
+                expected=(
+                    (4, 12, "the branches of this tf.cond return a tuple / a single tensor: tf.cond needs the same "
+                            "nested structure from both, so tracing fails"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        if isinstance(node, ast.Call):
+            self._check_cond(node, ctx)
+            return
         assert isinstance(node, ast.If)
         if not ctx.converted or not node.orelse or not is_tensor(ctx.flags(node.test)):
             return
@@ -200,3 +226,37 @@ class BranchTypeMismatch(Rule):
                            "makes it a tf.cond, whose branches must have the same dtype, so tracing fails; cast both "
                            "branches to one dtype")
                 return
+
+    def _check_cond(self, node: ast.Call, ctx: RuleContext) -> None:
+        """``tf.cond(p, lambda: a, lambda: b)`` whose two lambdas return values of evidently different
+        structure (a tuple of 2 / of 3, a tuple / one tensor, None / a tensor at one position) or dtype:
+        tf.cond needs both branches' outputs to match (TF 2.21, every graph: tf_branch_carry.json
+        ``cond.structure_differs``, ``cond.none_vs_tensor``, ``cond.dtype_differs``)."""
+        if ctx.resolve(node.func) not in ("tf.cond", "tf.compat.v1.cond"):
+            return
+        fns = [node.args[i] if len(node.args) > i else next(
+            (k.value for k in node.keywords if k.arg == kw), None) for i, kw in ((1, "true_fn"), (2, "false_fn"))]
+        if not all(isinstance(f, ast.Lambda) and not f.args.args for f in fns):
+            return
+        a, b = fns[0].body, fns[1].body  # type: ignore[union-attr]
+        shape = _structure_mismatch(a, b, ctx) or _none_mismatch(a, b)
+        if shape:
+            ctx.report(self, node, f"the branches of this tf.cond return {shape}: tf.cond needs the same nested "
+                                   "structure from both, so tracing fails")
+            return
+        pair = _proven_pair(a, b, ctx) or (dtype_of(a, ctx), dtype_of(b, ctx))
+        if pair[0] and pair[1] and pair[0] != pair[1]:
+            ctx.report(self, node, f"the branches of this tf.cond return {pair[0]} and {pair[1]}: tf.cond needs the "
+                                   "same dtype from both, so tracing fails; cast both branches to one dtype")
+
+
+def _none_mismatch(a: ast.expr, b: ast.expr) -> str | None:
+    """'None / a tensor' when two tuples of one length hold a literal None and a call at one position."""
+    if not (isinstance(a, ast.Tuple) and isinstance(b, ast.Tuple) and len(a.elts) == len(b.elts)):
+        return None
+    for x, y in zip(a.elts, b.elts):
+        for none, other in ((x, y), (y, x)):
+            if isinstance(none, ast.Constant) and none.value is None and not (
+                    isinstance(other, ast.Constant) and other.value is None):
+                return "None / a value at one position of their tuples"
+    return None
