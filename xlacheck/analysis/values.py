@@ -775,13 +775,17 @@ class ValueEnv:
                 self.env[name] = (self.env.get(name, 0) & ~TENSOR) | PYLIST if kind == "sequence" else PYTHON
                 self._memo.clear()
         if saved:
-            for name, old in saved.items():
-                if old is None:
-                    self.env.pop(name, None)
-                else:
-                    self.env[name] = old
-            self._memo.clear()
+            self._restore(saved)
         return k & _PASS_FLAGS
+
+    def _restore(self, saved: dict[str, int | None]) -> None:
+        """Put back the bindings a narrowing or a comprehension overrode (None: the name was unbound)."""
+        for name, old in saved.items():
+            if old is None:
+                self.env.pop(name, None)
+            else:
+                self.env[name] = old
+        self._memo.clear()
 
     def _comprehension(self, e: ast.AST, elt: ast.expr) -> int:
         saved: dict[str, int | None] = {}
@@ -792,12 +796,7 @@ class ValueEnv:
                 self.env[name] = k
         self._memo.clear()
         res = self.flags(elt)
-        for name, old in saved.items():
-            if old is None:
-                self.env.pop(name, None)
-            else:
-                self.env[name] = old
-        self._memo.clear()
+        self._restore(saved)
         return res
 
     def target_bindings(self, target: ast.expr, it: ast.expr) -> list[tuple[str, int]]:
