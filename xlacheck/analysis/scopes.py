@@ -48,6 +48,16 @@ def target_names(target: ast.expr) -> list[str]:
     return []
 
 
+def last_assigned_values(body: list[ast.stmt]) -> dict[str, ast.expr]:
+    """The value each bare name gets from the last plain ``name = value`` statement of ``body`` (its own
+    statements only, not nested blocks): what a branch of an ``if`` leaves in the name."""
+    out: dict[str, ast.expr] = {}
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            out[stmt.targets[0].id] = stmt.value
+    return out
+
+
 def parameter_defaults(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> dict[str, ast.expr]:
     """Parameter name -> its default expression, for the parameters of a def or lambda that have one
     (positional and keyword-only; ``*args``/``**kwargs`` have none)."""

@@ -27,6 +27,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from xlacheck import api_table
+from xlacheck.analysis import argument
+from xlacheck.analysis.calls import int_literal, number_literal
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.scopes import built_values
 
@@ -61,15 +63,6 @@ class Rank:
         return Rank(self.base, self.offset + n)
 
 
-def _literal_int(e: ast.expr | None) -> int | None:
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
-        inner = _literal_int(e.operand)
-        return -inner if inner is not None else None
-    if isinstance(e, ast.Constant) and type(e.value) is int:
-        return e.value
-    return None
-
-
 def _literal_length(e: ast.expr | None) -> int | None:
     """The length of a literal shape: ``[4, 3]`` / ``(n, 3)`` (elements need not be literals), ``[]``."""
     if isinstance(e, (ast.List, ast.Tuple)) and not any(isinstance(x, ast.Starred) for x in e.elts):
@@ -79,21 +72,13 @@ def _literal_length(e: ast.expr | None) -> int | None:
 
 def _nested_depth(e: ast.expr) -> int | None:
     """The rank of a nested literal list of numbers: ``[[1.0, 2.0]]`` -> 2, ``3.0`` -> 0."""
-    if isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool):
+    if number_literal(e) is not None:
         return 0
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
-        return _nested_depth(e.operand)
     if isinstance(e, (ast.List, ast.Tuple)) and e.elts:
         depths = {_nested_depth(x) for x in e.elts}
         if len(depths) == 1 and None not in depths:
             return 1 + depths.pop()  # type: ignore[operator]
     return None
-
-
-def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
-    if index < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:index + 1]):
-        return call.args[index]
-    return next((k.value for k in call.keywords if k.arg == keyword), None)
 
 
 class RankModel:
@@ -149,7 +134,7 @@ class RankModel:
                 continue
             if isinstance(p, ast.Constant) and p.value is None or self.resolve(p) == "tf.newaxis":
                 change += 1
-            elif _literal_int(p) is not None:
+            elif int_literal(p) is not None:
                 change -= 1
             else:
                 return None
@@ -159,22 +144,22 @@ class RankModel:
         name = self.resolve(call.func) or ""
         if not name.startswith("tf."):
             return None
-        first = _argument(call, 0, "x" if name not in _FACTORIES else "shape")
+        first = argument(call, 0, "x" if name not in _FACTORIES else "shape")
         if name in _FACTORIES:
             if name == "tf.fill":
-                first = _argument(call, 0, "dims")
+                first = argument(call, 0, "dims")
             n = _literal_length(first)
-            return Rank(None, n) if n is not None else Rank(None, 1) if _literal_int(first) is not None else None
+            return Rank(None, n) if n is not None else Rank(None, 1) if int_literal(first) is not None else None
         if name == "tf.constant":
-            value = _argument(call, 0, "value")
-            if _argument(call, 2, "shape") is not None or value is None:
+            value = argument(call, 0, "value")
+            if argument(call, 2, "shape") is not None or value is None:
                 return None
             d = _nested_depth(value)
             return Rank(None, d) if d is not None else None
         if name in _REDUCTIONS or name in _ARG_REDUCTIONS:
-            operand = _argument(call, 0, "input_tensor" if name in _REDUCTIONS else "input")
-            axis = _argument(call, 1, "axis")
-            keep = _argument(call, 2, "keepdims") if name in _REDUCTIONS else None
+            operand = argument(call, 0, "input_tensor" if name in _REDUCTIONS else "input")
+            axis = argument(call, 1, "axis")
+            keep = argument(call, 2, "keepdims") if name in _REDUCTIONS else None
             if name in _ARG_REDUCTIONS and axis is None:
                 axis = ast.Constant(0)  # tf.argmax's axis defaults to 0
             if isinstance(keep, ast.Constant) and keep.value is True:
@@ -186,23 +171,23 @@ class RankModel:
             inner = self.rank(operand, env, depth + 1)
             if inner is None:
                 return None
-            if _literal_int(axis) is not None:
+            if int_literal(axis) is not None:
                 return inner.plus(-1)
             n = _literal_length(axis)
-            if n is not None and all(_literal_int(a) is not None for a in axis.elts):  # type: ignore[attr-defined]
-                return inner.plus(-len({_literal_int(a) for a in axis.elts}))  # type: ignore[attr-defined]
+            if n is not None and all(int_literal(a) is not None for a in axis.elts):  # type: ignore[attr-defined]
+                return inner.plus(-len({int_literal(a) for a in axis.elts}))  # type: ignore[attr-defined]
             return None
         if name == "tf.reshape":
-            n = _literal_length(_argument(call, 1, "shape"))
+            n = _literal_length(argument(call, 1, "shape"))
             return Rank(None, n) if n is not None else None
         if name in ("tf.expand_dims", "tf.squeeze"):
-            axis = _argument(call, 1, "axis")
-            if _literal_int(axis) is None:
+            axis = argument(call, 1, "axis")
+            if int_literal(axis) is None:
                 return None
-            inner = self.rank(first if name == "tf.expand_dims" else _argument(call, 0, "input"), env, depth + 1)
+            inner = self.rank(first if name == "tf.expand_dims" else argument(call, 0, "input"), env, depth + 1)
             return inner.plus(1 if name == "tf.expand_dims" else -1) if inner is not None else None
         if name in ("tf.stack", "tf.concat"):
-            items = _argument(call, 0, "values")
+            items = argument(call, 0, "values")
             if not isinstance(items, (ast.List, ast.Tuple)) or not items.elts:
                 return None
             ranks = [self.rank(x, env, depth + 1) for x in items.elts]
@@ -210,13 +195,13 @@ class RankModel:
                 return None
             return ranks[0].plus(1 if name == "tf.stack" else 0)  # type: ignore[union-attr]
         if name == "tf.boolean_mask":
-            tensor, mask = self.rank(_argument(call, 0, "tensor"), env, depth + 1), \
-                self.rank(_argument(call, 1, "mask"), env, depth + 1)
-            if tensor is not None and mask is not None and not tensor.differs(mask) and tensor == mask:
+            tensor, mask = self.rank(argument(call, 0, "tensor"), env, depth + 1), \
+                self.rank(argument(call, 1, "mask"), env, depth + 1)
+            if tensor is not None and tensor == mask:
                 return Rank(None, 1)
             return None
         if name in _KEEP_SHAPE:
-            return self.rank(first if name not in ("tf.zeros_like", "tf.ones_like") else _argument(
+            return self.rank(first if name not in ("tf.zeros_like", "tf.ones_like") else argument(
                 call, 0, "input"), env, depth + 1)
         fact = api_table.lookup(name)
         if fact is None or fact.elementwise is None:

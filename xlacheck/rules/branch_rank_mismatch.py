@@ -5,15 +5,17 @@ from __future__ import annotations
 import ast
 
 from xlacheck import tf_branch_carry
-from xlacheck.analysis import walk
+from xlacheck.analysis import argument, walk
+from xlacheck.analysis.scopes import last_assigned_values
 from xlacheck.analysis.tf_rank import Rank, RankModel, function_scopes
 from xlacheck.analysis.values import is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 # The table's probe for each construct (xlacheck/data/tf_branch_carry.json): the rule speaks only
 # where TensorFlow was measured to fail under XLA and not in a plain tf.function.
-_PROBES = {"tf.cond": "cond.rank_differs", "tf.compat.v1.cond": "cond.rank_differs",
-           "tf.switch_case": "switch_case.rank_differs", "if": "autograph_if.rank_differs"}
+_CALL_PROBES = {"tf.cond": "cond.rank_differs", "tf.compat.v1.cond": "cond.rank_differs",
+                "tf.switch_case": "switch_case.rank_differs"}
+_IF_PROBE = "autograph_if.rank_differs"
 
 
 def _outcome(key: str) -> str:
@@ -21,14 +23,6 @@ def _outcome(key: str) -> str:
     if error.startswith("ProcessAbort"):
         return "XLA aborts the whole process (a failed check in the compiler, no Python exception)"
     return f"the XLA compile fails ({error.split(':', 1)[0]})" if error else "the XLA compile fails"
-
-
-def _last_assignments(body: list[ast.stmt]) -> dict[str, ast.Assign]:
-    out: dict[str, ast.Assign] = {}
-    for stmt in body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            out[stmt.targets[0].id] = stmt
-    return out
 
 
 class BranchRankMismatch(Rule):
@@ -139,16 +133,14 @@ class BranchRankMismatch(Rule):
             return
         assert isinstance(node, ast.Call)
         construct = ctx.resolve(node.func)
-        key = _PROBES.get(construct or "")
-        if key is None or key == _PROBES["if"] or not tf_branch_carry.xla_only(key):
+        key = _CALL_PROBES.get(construct or "")
+        if key is None or not tf_branch_carry.xla_only(key):
             return
         if construct == "tf.switch_case":
-            fns = node.args[1] if len(node.args) > 1 else next(
-                (k.value for k in node.keywords if k.arg == "branch_fns"), None)
+            fns = argument(node, 1, "branch_fns")
             branches: list[ast.expr | None] = list(fns.elts) if isinstance(fns, (ast.List, ast.Tuple)) else []
         else:
-            branches = [node.args[i] if len(node.args) > i else next(
-                (k.value for k in node.keywords if k.arg == kw), None) for i, kw in ((1, "true_fn"), (2, "false_fn"))]
+            branches = [argument(node, 1, "true_fn"), argument(node, 2, "false_fn")]
         results = [self._returned(b, ctx) for b in branches]
         for i, (a, model_a) in enumerate(results):
             for b, model_b in results[i + 1:]:
@@ -179,27 +171,26 @@ class BranchRankMismatch(Rule):
         return None, None
 
     def _check_if(self, node: ast.If, ctx: RuleContext) -> None:
-        key = _PROBES["if"]
-        if not ctx.converted or not is_tensor(ctx.flags(node.test)) or not tf_branch_carry.xla_only(key):
+        if not ctx.converted or not is_tensor(ctx.flags(node.test)) or not tf_branch_carry.xla_only(_IF_PROBE):
             return
         used = {n.id for s in ctx.following_statements() for n in walk(s)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         model = RankModel(ctx.resolve, function_scopes(ctx.function))
-        body, orelse = _last_assignments(node.body), _last_assignments(node.orelse)
-        before = _last_assignments([s for s in ctx.blocks[-1][0][:ctx.blocks[-1][1]]]) if ctx.blocks else {}
+        body, orelse = last_assigned_values(node.body), last_assigned_values(node.orelse)
+        before = last_assigned_values(ctx.blocks[-1][0][:ctx.blocks[-1][1]]) if ctx.blocks else {}
         for name in sorted(body.keys() & used):
-            prior = model.rank(before[name].value) if name in before else None
+            prior = model.rank(before[name]) if name in before else None
             env = {name: prior}
-            first = model.rank(body[name].value, env)
+            first = model.rank(body[name], env)
             if name in orelse:
-                other, where = model.rank(orelse[name].value, env), "in the other"
-            elif name in before and not any(name in _last_assignments([s]) for s in node.orelse):
-                other, where = prior, "before"
+                other = model.rank(orelse[name], env)
+            elif name in before:
+                other = prior
             else:
                 continue
             if first is None or other is None or not first.differs(other):
                 continue
-            if where == "before":
+            if name not in orelse:
                 text = (f"'{name}' has {other.describe()} before this `if` on a tensor and {first.describe()} in "
                         "its branch")
             else:
@@ -207,7 +198,7 @@ class BranchRankMismatch(Rule):
                         "`if` on a tensor")
             ctx.report(self, node,
                        f"{text}: AutoGraph makes the `if` a tf.cond, graph TensorFlow merges the two into one "
-                       f"unknown shape, but XLA needs one rank for both, so {_outcome(key)}; give both the same "
+                       f"unknown shape, but XLA needs one rank for both, so {_outcome(_IF_PROBE)}; give both the same "
                        "rank (keepdims=True, or broadcast the smaller value)")
             return
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import re
 
+from xlacheck.analysis import argument
+from xlacheck.analysis.scopes import last_assigned_values
 from xlacheck.analysis.values import PARAM, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
@@ -78,14 +80,6 @@ def _structure_mismatch(a: ast.expr, b: ast.expr, ctx: RuleContext) -> str | Non
         if isinstance(tup, ast.Tuple) and isinstance(other, ast.Call) and (ctx.resolve(other.func) or "").startswith("tf."):
             return "a tuple / a single tensor"
     return None
-
-
-def _last_assignments(body: list[ast.stmt]) -> dict[str, ast.expr]:
-    out: dict[str, ast.expr] = {}
-    for stmt in body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            out[stmt.targets[0].id] = stmt.value
-    return out
 
 
 class BranchTypeMismatch(Rule):
@@ -210,7 +204,7 @@ class BranchTypeMismatch(Rule):
         assert isinstance(node, ast.If)
         if not ctx.converted or not node.orelse or not is_tensor(ctx.flags(node.test)):
             return
-        body, orelse = _last_assignments(node.body), _last_assignments(node.orelse)
+        body, orelse = last_assigned_values(node.body), last_assigned_values(node.orelse)
         for name in sorted(body.keys() & orelse.keys()):
             shape = _structure_mismatch(body[name], orelse[name], ctx)
             if shape:
@@ -234,8 +228,7 @@ class BranchTypeMismatch(Rule):
         ``cond.structure_differs``, ``cond.none_vs_tensor``, ``cond.dtype_differs``)."""
         if ctx.resolve(node.func) not in ("tf.cond", "tf.compat.v1.cond"):
             return
-        fns = [node.args[i] if len(node.args) > i else next(
-            (k.value for k in node.keywords if k.arg == kw), None) for i, kw in ((1, "true_fn"), (2, "false_fn"))]
+        fns = [argument(node, 1, "true_fn"), argument(node, 2, "false_fn")]
         if not all(isinstance(f, ast.Lambda) and not f.args.args for f in fns):
             return
         a, b = fns[0].body, fns[1].body  # type: ignore[union-attr]
