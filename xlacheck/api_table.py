@@ -231,6 +231,14 @@ def numpy_traceable_under_jit() -> frozenset[str]:
     return frozenset(_jax_table().get("numpy_on_tracer", {}).get("traceable", ()))
 
 
+def numpy_fails_under_jit() -> frozenset[str]:
+    """NumPy and SciPy functions (``np.exp``, ``np.linalg.norm``, ``scipy.linalg.solve``,
+    ``np.random.RandomState``) that raise a tracer error (TracerArrayConversionError,
+    TracerIntegerConversionError) when a traced array reaches them under ``jax.jit``, while the same
+    call works on NumPy values. Measured by the JAX table's generator (``numpy_on_tracer``)."""
+    return frozenset(_jax_table().get("numpy_on_tracer", {}).get("fails", ()))
+
+
 @cache
 def jax_array_methods() -> frozenset[str]:
     """The public methods of a traced ``jax.Array`` (``reshape``, ``sum``, ``nonzero``): ``x.m(...)``

@@ -1,0 +1,150 @@
+"""XLA326: a NumPy/SciPy function given a value proven to be a JAX tracer under ``jax.jit``."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck import api_table
+from xlacheck.analysis.jax_tracers import proven_tracer
+from xlacheck.rules.base import Example, Rule, RuleContext, call_name
+
+
+def numpy_on_jax_array(node: ast.AST, ctx: RuleContext) -> str | None:
+    """The message for ``node`` when it hands a proven JAX tracer to NumPy (XLA326), else None.
+    XLA304 (behind --preview, weaker evidence) leaves these nodes to XLA326."""
+    if not ctx.function.jax:
+        return None
+    if isinstance(node, ast.Subscript):
+        return _indexed(node, ctx)
+    if not isinstance(node, ast.Call):
+        return None
+    name = call_name(node, ctx)
+    if name is None or name not in api_table.numpy_fails_under_jit():
+        return None
+    for arg in list(node.args) + [kw.value for kw in node.keywords]:
+        # a list or tuple display: NumPy converts it element by element (np.stack([a, b]))
+        for value in (arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]):
+            if isinstance(value, ast.Starred):
+                continue
+            evidence = proven_tracer(value, ctx.flags(value), ctx.function)
+            if evidence is not None:
+                return (f"{name} on a traced array ({evidence}) under jax.jit ({ctx.function.why}): it needs "
+                        "concrete values and raises a tracer conversion error (measured); use the jnp.* / "
+                        "jax.scipy op")
+    return None
+
+
+def _indexed(node: ast.Subscript, ctx: RuleContext) -> str | None:
+    """``table[ids]`` where ``table`` is evidently a NumPy array (analysis.host_arrays: an ``np.*``
+    result here, a module constant, a helper's result, an attribute filled from NumPy) and ``ids`` a
+    proven tracer: NumPy indexing converts the index."""
+    if not isinstance(node.ctx, ast.Load):
+        return None
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    evidence = None
+    for part in parts:
+        for b in [part.lower, part.upper, part.step] if isinstance(part, ast.Slice) else [part]:
+            if b is not None and evidence is None:
+                evidence = proven_tracer(b, ctx.flags(b), ctx.function)
+    if evidence is None:
+        return None
+    cls = ctx.function.cls.node if ctx.function.cls is not None else None
+    source = ctx.host_arrays.source(node.value, ctx.function.node, cls)
+    if source is None:
+        return None
+    return (f"NumPy array from {source} indexed with a traced array ({evidence}) under jax.jit "
+            f"({ctx.function.why}): NumPy converts the index (TracerArrayConversionError); build the array with "
+            "jnp.* (jnp.asarray(table) once, outside the function)")
+
+
+class NumpyOnJaxArray(Rule):
+    """
+    ## What it does
+    Flags a NumPy or SciPy function called on a value proven to be a JAX tracer inside code that
+    `jax.jit` compiles: the result of a `jnp`/`lax` op (every JAX op is staged under `jax.jit`), or
+    a parameter that `jax.jit` or a JAX transformation traces (not static, no default). Also a
+    NumPy array (an `np.*` result, a module-level NumPy table) indexed with such a value. Which
+    functions fail comes from the JAX table (`numpy_on_tracer`, measured by calling each public
+    `np.*`, `np.linalg.*`, `np.fft.*`, `np.random.*` and `scipy.linalg/special/signal/ndimage`
+    function on traced arrays): `np.sum(x)` is `x.sum()` and compiles, `np.exp(x)` does not.
+
+    ## Why is this bad?
+    NumPy needs concrete values. Under `jax.jit` there are none while tracing, so the call raises
+    `TracerArrayConversionError` (or `TracerIntegerConversionError` for a seed or a size), and the
+    function never compiles.
+
+    ## Example
+    ```python
+    @jax.jit
+    def reward(tip, target):
+        return -np.linalg.norm(tip - target)
+    ```
+
+    ## Use instead
+    ```python
+    @jax.jit
+    def reward(tip, target):
+        return -jnp.linalg.norm(tip - target)
+    ```
+
+    ## Fix safety
+    No automatic fix: the `jnp` counterpart can differ in dtype (NumPy computes in float64 by
+    default, JAX in float32), and NumPy's random generators have no stateless counterpart.
+    """
+
+    code = "XLA326"
+    name = "numpy-on-jax-array"
+    node_types = (ast.Call, ast.Subscript)
+
+    VALID = (
+        # NumPy hands the array to its own method: np.sum(x) is x.sum() (measured)
+        Example("import jax\nimport numpy as np\n@jax.jit\ndef f(x):\n    return np.sum(x) * 2\n"),
+        # static shapes are Python ints
+        Example("import jax\nimport numpy as np\n@jax.jit\ndef f(x):\n    return x / np.sqrt(x.shape[-1])\n"),
+        # a parameter jax.jit is told is static, and one with a default jit never sees
+        Example("import functools\nimport jax\nimport numpy as np\n"
+                "@functools.partial(jax.jit, static_argnames=('n',))\ndef f(x, n, scale=2.0):\n"
+                "    return x * np.arange(n).sum() * np.exp(scale)\n"),
+        # not compiled: NumPy on a JAX array converts it eagerly
+        Example("import jax.numpy as jnp\nimport numpy as np\ndef report(x):\n"
+                "    return np.asarray(jnp.exp(x))\n"),
+        # the callback runs on the host with NumPy arrays
+        Example("import jax\nimport numpy as np\n@jax.jit\ndef f(x):\n"
+                "    return jax.pure_callback(lambda v: np.exp(v), x, x)\n"),
+    )
+    INVALID = (
+        Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\n@jax.jit\ndef reward(tip, target):\n"
+                "    return -np.linalg.norm(jnp.tanh(tip) - target)\n",
+                expected=(
+                    (6, 13, 'np.linalg.norm on a traced array (computed by a JAX op) under jax.jit (decorated with '
+                            'jax.jit): it needs concrete values and raises a tracer conversion error (measured); '
+                            'use the jnp.* / jax.scipy op'),
+                )),
+        Example("import jax\nimport numpy as np\n@jax.jit\ndef noisy(image, seed):\n"
+                "    rng = np.random.RandomState(seed)\n    return image + rng.normal(size=image.shape)\n",
+                expected=(
+                    (5, 11, 'np.random.RandomState on a traced array (parameter `seed` of a function JAX traces) '
+                            'under jax.jit (decorated with jax.jit): it needs concrete values and raises a tracer '
+                            'conversion error (measured); use the jnp.* / jax.scipy op'),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\nTABLE = np.linspace(0.0, 1.0, 16)\n"
+                "@jax.jit\ndef lookup(ids):\n    return jnp.sum(TABLE[ids])\n",
+                expected=(
+                    (7, 20, 'NumPy array from np.linspace indexed with a traced array (parameter `ids` of a '
+                            'function JAX traces) under jax.jit (decorated with jax.jit): NumPy converts the index '
+                            '(TracerArrayConversionError); build the array with jnp.* (jnp.asarray(table) once, '
+                            'outside the function)'),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\nimport scipy.linalg\n@jax.jit\ndef steady(m, b):\n"
+                "    return scipy.linalg.solve(m + jnp.eye(m.shape[0]), b)\n",
+                expected=(
+                    (6, 12, 'scipy.linalg.solve on a traced array (computed by a JAX op) under jax.jit (decorated '
+                            'with jax.jit): it needs concrete values and raises a tracer conversion error '
+                            '(measured); use the jnp.* / jax.scipy op'),
+                )),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        message = numpy_on_jax_array(node, ctx)
+        if message is not None:
+            ctx.report(self, node, message)
