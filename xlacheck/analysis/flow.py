@@ -16,6 +16,7 @@ from xlacheck.analysis import TRY_STATEMENTS, child_nodes, walk
 from xlacheck.analysis.compiled_exports import enum_names, nonnumeric_enum_names
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
+from xlacheck.analysis.jax_tracers import jax_op_functions
 from xlacheck.analysis.pytrees import leaf_field_names, static_field_names
 from xlacheck.analysis.truth import passed_whole_jit_argument
 from xlacheck.analysis.type_guards import python_number_names, python_type_guard
@@ -717,7 +718,8 @@ def walk_function(
     values.converted = info.converted
     values.staged = info.jax
     if facts.reducers is None:
-        facts.reducers = reduction_functions(facts.functions, aliases)
+        facts.reducers = reduction_functions(facts.functions, aliases)._replace(
+            jax_ops=jax_op_functions(facts.functions, aliases))
     values.reducers = facts.reducers
     if facts.static_fields is None:
         facts.static_fields = static_field_names([c.node for c in facts.classes])

@@ -62,7 +62,8 @@ class NumpyOnJaxArray(Rule):
     ## What it does
     Flags a NumPy or SciPy function called on a value proven to be a JAX tracer inside code that
     `jax.jit` compiles: the result of a `jnp`/`lax` op (every JAX op is staged under `jax.jit`), or
-    a parameter that `jax.jit` or a JAX transformation traces (not static, no default). Also a
+    a parameter that `jax.jit` or a JAX transformation traces (not static, no default), or a call of
+    a function of the same file whose every `return` is a JAX op's result. Also a
     NumPy array (an `np.*` result, a module-level NumPy table) indexed with such a value. Which
     functions fail comes from the JAX table (`numpy_on_tracer`, measured by calling each public
     `np.*`, `np.linalg.*`, `np.fft.*`, `np.random.*` and `scipy.linalg/special/signal/ndimage`
@@ -141,6 +142,15 @@ class NumpyOnJaxArray(Rule):
                     (6, 12, 'scipy.linalg.solve on a traced array (computed by a JAX op) under jax.jit (decorated '
                             'with jax.jit): it needs concrete values and raises a tracer conversion error '
                             '(measured); use the jnp.* / jax.scipy op'),
+                )),
+        # a helper of this file whose every return is a JAX op's result gives a tracer under jax.jit
+        Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\ndef fingertip(q):\n"
+                "    return jnp.stack([jnp.cos(q[0]), jnp.sin(q[1])])\n@jax.jit\ndef reward(q, target):\n"
+                "    return -np.linalg.norm(fingertip(q) - target)\n",
+                expected=(
+                    (8, 13, 'np.linalg.norm on a traced array (computed by a JAX op) under jax.jit (decorated with '
+                            'jax.jit): it needs concrete values and raises a tracer conversion error (measured); '
+                            'use the jnp.* / jax.scipy op'),
                 )),
     )
 
