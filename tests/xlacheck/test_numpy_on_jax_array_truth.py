@@ -33,6 +33,7 @@ _INVALID_CALLS = {
     2: ("lookup", lambda: (jax.numpy.array([1, 3]),)),
     3: ("steady", lambda: (_arrays(1)[0], jax.numpy.ones(2))),
     4: ("reward", lambda: (jax.numpy.ones(2), jax.numpy.zeros(2))),
+    5: ("predict", lambda: (jax.numpy.array([0, 2]), jax.numpy.ones(2))),
 }
 _VALID_CALLS = {
     0: ("f", lambda: _arrays(1)),

@@ -733,6 +733,7 @@ def walk_function(
     ctx.module_built = facts.module_built
     ctx.module_classes = {name: (c.bases, frozenset(c.methods)) for name, c in facts.classes_by_name.items()}
     ctx.module_funcs = facts.module_funcs
+    ctx.facts = facts
     if passed is not None:
         ctx.jit_leaf_params = frozenset(k for k, v in facts.jit_leaf_args.get(id(info), {}).items() if v)
     walker = FunctionWalker(ctx, dispatch, facts)

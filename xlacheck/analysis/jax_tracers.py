@@ -19,51 +19,101 @@ from __future__ import annotations
 import ast
 
 from xlacheck import api_table
-from xlacheck.analysis.contexts import Certainty, FunctionInfo
+from xlacheck.analysis.contexts import Certainty, FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import Assignments, own_returns_and_assignments
+from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.values import OP, PARAM, PYLIST, TENSOR
 
 # Namespaces whose calls JAX stages under jax.jit (values._STAGED_PREFIXES, plus jax.random/scipy)
 JAX_OP_PREFIXES = ("jnp.", "jax.numpy.", "jax.lax.", "jax.nn.", "jax.random.", "jax.scipy.")
 
 
-def proven_tracer(expr: ast.expr, flags: int, info: FunctionInfo) -> str | None:
+def proven_tracer(expr: ast.expr, flags: int, info: FunctionInfo, facts: ModuleFacts | None = None) -> str | None:
     """How ``expr`` (with value flags ``flags``, read in ``info``) is known to be a JAX tracer, for
-    messages ("computed by a JAX op", "parameter `x` of a function jax.jit traces"), or None."""
+    messages ("computed by a JAX op", "parameter `x` of a function jax.jit traces"), or None.
+    ``facts``: the file's facts, to follow a helper's parameter to its callers (:func:`traced_parameter`)."""
     if not info.jax or info.certainty is not Certainty.COMPILED:
         return None
     if not flags & TENSOR or flags & PYLIST:
         return None
     if flags & OP:
         return "computed by a JAX op"
-    if isinstance(expr, ast.Name) and flags & PARAM and traced_parameter(expr.id, info):
-        return f"parameter `{expr.id}` of a function JAX traces"
+    if isinstance(expr, ast.Name) and flags & PARAM:
+        if traced_parameter(expr.id, info):
+            return f"parameter `{expr.id}` of a function JAX traces"
+        if facts is not None and _passed_a_tracer(expr.id, info, facts, 0):
+            return f"parameter `{expr.id}`, which a function JAX traces passes a tracer"
     return None
 
 
 def traced_parameter(name: str, info: FunctionInfo) -> bool:
     """``name`` is a parameter that a JAX tracer fills in ``info`` (a ``jax.jit`` target, a JAX
     transformation's function): not static, no default, not ``self``, never rebound in the body."""
-    node = info.node
     if not (info.jax and info.traced_args) or info.declared or info.static_params_unknown:
         return False
-    if name in info.static_params or name in ("self", "cls"):
+    if name in info.static_params:
         return False
-    args = node.args
+    return name in _parameters(info, with_defaults=False) and not _rebound(name, info)
+
+
+def _parameters(info: FunctionInfo, *, with_defaults: bool) -> list[str]:
+    """``info``'s named parameters in order (not ``self``/``cls``, ``*args``, ``**kwargs``), without
+    those that have a default unless ``with_defaults``."""
+    args = info.node.args
     positional = args.posonlyargs + args.args
-    with_default = {a.arg for a in positional[len(positional) - len(args.defaults):]} if args.defaults else set()
-    with_default |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
-    if name not in {a.arg for a in positional + args.kwonlyargs} or name in with_default:
-        return False
+    defaulted = {a.arg for a in positional[len(positional) - len(args.defaults):]} if args.defaults else set()
+    defaulted |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
+    return [a.arg for a in positional + args.kwonlyargs
+            if a.arg not in ("self", "cls") and (with_defaults or a.arg not in defaulted)]
+
+
+def _rebound(name: str, info: FunctionInfo) -> bool:
+    node = info.node
     body = [node.body] if isinstance(node, ast.Lambda) else node.body
     for stmt in body:
         for sub in ast.walk(stmt):
             if isinstance(sub, ast.Name) and sub.id == name and not isinstance(sub.ctx, ast.Load):
-                return False
+                return True
             if isinstance(sub, (ast.Global, ast.Nonlocal)) and name in sub.names:
-                return False
-    return True
+                return True
+    return False
+
+
+def _passed_a_tracer(name: str, info: FunctionInfo, facts: ModuleFacts, depth: int) -> bool:
+    """A call in a function of this file that JAX traces binds the helper ``info``'s parameter
+    ``name`` (never rebound in it) to a proven tracer: that function's own traced parameter, a JAX
+    op's result (directly or through a name every assignment of which is one), or, at most two
+    calls up, a parameter it was itself passed a tracer for. One such call is enough: where it
+    runs, the helper gets a tracer."""
+    node = info.node
+    if depth > 2 or isinstance(node, ast.Lambda) or name not in _parameters(info, with_defaults=True) \
+            or _rebound(name, info):
+        return False
+    params = [a.arg for a in node.args.posonlyargs + node.args.args]
+    for caller in facts.functions:
+        if not caller.jax or caller.certainty is not Certainty.COMPILED or isinstance(caller.node, ast.Lambda):
+            continue
+        assigned: Assignments | None = None
+        for call in own_nodes(caller.node):
+            if not isinstance(call, ast.Call):
+                continue
+            found = facts.callee(call, caller)
+            if found is None or found[0] is not info:
+                continue
+            positional = params[1:] if found[1] or (info.cls is not None and params[:1] in (["self"], ["cls"])) \
+                else params
+            bound = dict(zip(positional, call.args)) if not any(isinstance(a, ast.Starred) for a in call.args) else {}
+            bound.update((kw.arg, kw.value) for kw in call.keywords if kw.arg is not None)
+            arg = bound.get(name)
+            if arg is None:
+                continue
+            if assigned is None:
+                assigned = own_returns_and_assignments(caller.node)[1]
+            if _jax_op(arg, facts.aliases, assigned, 0) or isinstance(arg, ast.Name) and (
+                    traced_parameter(arg.id, caller) or _passed_a_tracer(arg.id, caller, facts, depth + 1)):
+                return True
+    return False
 
 
 def jax_op_functions(functions: list[FunctionInfo], aliases: AliasTable) -> frozenset[str]:

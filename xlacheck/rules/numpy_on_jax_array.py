@@ -26,7 +26,7 @@ def numpy_on_jax_array(node: ast.AST, ctx: RuleContext) -> str | None:
         for value in (arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]):
             if isinstance(value, ast.Starred):
                 continue
-            evidence = proven_tracer(value, ctx.flags(value), ctx.function)
+            evidence = proven_tracer(value, ctx.flags(value), ctx.function, ctx.facts)
             if evidence is not None:
                 return (f"{name} on a traced array ({evidence}) under jax.jit ({ctx.function.why}): it needs "
                         "concrete values and raises a tracer conversion error (measured); use the jnp.* / "
@@ -45,7 +45,7 @@ def _indexed(node: ast.Subscript, ctx: RuleContext) -> str | None:
     for part in parts:
         for b in [part.lower, part.upper, part.step] if isinstance(part, ast.Slice) else [part]:
             if b is not None and evidence is None:
-                evidence = proven_tracer(b, ctx.flags(b), ctx.function)
+                evidence = proven_tracer(b, ctx.flags(b), ctx.function, ctx.facts)
     if evidence is None:
         return None
     cls = ctx.function.cls.node if ctx.function.cls is not None else None
@@ -62,8 +62,9 @@ class NumpyOnJaxArray(Rule):
     ## What it does
     Flags a NumPy or SciPy function called on a value proven to be a JAX tracer inside code that
     `jax.jit` compiles: the result of a `jnp`/`lax` op (every JAX op is staged under `jax.jit`), or
-    a parameter that `jax.jit` or a JAX transformation traces (not static, no default), or a call of
-    a function of the same file whose every `return` is a JAX op's result. Also a
+    a parameter that `jax.jit` or a JAX transformation traces (not static, no default), a helper's
+    parameter that such a function passes one of those, or a call of a function of the same file
+    whose every `return` is a JAX op's result. Also a
     NumPy array (an `np.*` result, a module-level NumPy table) indexed with such a value. Which
     functions fail comes from the JAX table (`numpy_on_tracer`, measured by calling each public
     `np.*`, `np.linalg.*`, `np.fft.*`, `np.random.*` and `scipy.linalg/special/signal/ndimage`
@@ -151,6 +152,17 @@ class NumpyOnJaxArray(Rule):
                     (8, 13, 'np.linalg.norm on a traced array (computed by a JAX op) under jax.jit (decorated with '
                             'jax.jit): it needs concrete values and raises a tracer conversion error (measured); '
                             'use the jnp.* / jax.scipy op'),
+                )),
+        # a helper's parameter that a jitted function passes its own traced parameter (jax#7545)
+        Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\nclass Sky:\n"
+                "    def __init__(self):\n        self.flux = np.linspace(0.5, 2.0, 6)\n"
+                "    def visibilities(self, ids, gains):\n        return jnp.sum(gains * self.flux[ids])\n"
+                "sky = Sky()\n@jax.jit\ndef predict(ids, gains):\n    return sky.visibilities(ids, gains)\n",
+                expected=(
+                    (8, 32, 'NumPy array from np.linspace indexed with a traced array (parameter `ids`, which a '
+                            'function JAX traces passes a tracer) under jax.jit (called from predict()): NumPy '
+                            'converts the index (TracerArrayConversionError); build the array with jnp.* '
+                            '(jnp.asarray(table) once, outside the function)'),
                 )),
     )
 
