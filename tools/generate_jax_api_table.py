@@ -59,7 +59,7 @@ Per function (``by`` says how each fact was decided):
 * ``numpy_on_tracer`` (top level): public NumPy functions (``np.*``, ``np.linalg.*``, ``np.fft.*``,
   ``np.random.*`` and its generator classes) and SciPy functions (``scipy.linalg``, ``special``,
   ``signal``, ``ndimage``) called with traced arrays under jax.jit. Each is called in the first of a
-  few forms that works on NumPy values (``NUMPY_FORMS``: one array; two; a list of two; an array
+  few forms that works on NumPy values (``tools/_numpy_probe.py``: one array; two; a list of two; an array
   and ``-1``; an int32 seed), ``called_with`` naming the form where it is not one array.
   ``traceable``: the call compiles (NumPy hands the array to its own method: ``np.sum(x)`` is
   ``x.sum()``, ``np.reshape(x, -1)`` is ``x.reshape(-1)``); ``fails``: the same call works on NumPy
@@ -92,6 +92,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import _numpy_probe  # noqa: E402
 import _table_check  # noqa: E402  (tools/ is not a package)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -542,104 +543,15 @@ def probe_named_axis(fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
 def probe_numpy_on_tracer(jax: Any, jnp: Any, only: list[str] | None = None) -> dict[str, Any]:
     """Which public NumPy and SciPy functions accept a traced array under jax.jit (see the module
     doc); ``only``: just these names (``np.X``, ``np.linalg.X``, ``scipy.linalg.X``) instead of all."""
-    import numpy as np
 
-    host = np.arange(1, 5, dtype=np.float32).reshape(2, 2) / 4.0
-    host_seed = np.int32(7)
-    traceable, fails, called_with = [], [], {}
-    for name, fn in numpy_callables(np, only):
-        form = _host_form(fn, host, host_seed, np)
-        if form is None:
-            continue  # no probing call works on NumPy values: not probed
-        try:
-            # one probe per function, compiled once on purpose
-            jax.jit(lambda *v, fn=fn, form=form: fn(*_args(form, v)))(*_traced(form, host, host_seed, jnp))  # noqa: XLA404
-            traceable.append(name)
-        except Exception as error:  # noqa: BLE001 - the error class is the verdict
-            if "Tracer" not in type(error).__name__ and type(error).__name__ != "ConcretizationTypeError":
-                continue
-            fails.append(name)
-        if form != "array":
-            called_with[name] = form
-    return {"traceable": traceable, "fails": fails, "called_with": dict(sorted(called_with.items()))}
+    def run(fn: Callable[..., Any], values: tuple[Any, ...]) -> None:
+        # one probe per function, compiled once on purpose
+        jax.jit(lambda *v: fn(*v))(*(jnp.asarray(v) for v in values))  # noqa: XLA404
 
+    def fails(error: BaseException) -> bool:
+        return "Tracer" in type(error).__name__ or type(error).__name__ == "ConcretizationTypeError"
 
-# The probing calls, tried in this order until one works on NumPy values; each names what is traced
-# under jax.jit: "array" fn(x); "array,array" fn(x, x); "[array,array]" fn([x, x]); "array,-1"
-# fn(x, -1) (a shape or axis argument, closed over); "seed" fn(s) with an int32 scalar (a random
-# generator's seed: np.random.RandomState, np.random.default_rng).
-NUMPY_FORMS = ("array", "array,array", "[array,array]", "array,-1", "seed")
-
-
-def _args(form: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
-    if form == "[array,array]":
-        return (list(values),)
-    if form == "array,-1":
-        return (values[0], -1)
-    return values
-
-
-def _traced(form: str, host: Any, seed: Any, jnp: Any) -> tuple[Any, ...]:
-    if form == "seed":
-        return (jnp.asarray(seed),)
-    return (jnp.asarray(host),) * (1 if form in ("array", "array,-1") else 2)
-
-
-def _host_form(fn: Any, host: Any, seed: Any, np: Any) -> str | None:
-    """The first of :data:`NUMPY_FORMS` that works on NumPy values (warnings silenced: a warning is no failure)."""
-    import warnings
-
-    for form in NUMPY_FORMS:
-        values = (seed,) if form == "seed" else (host,) * (1 if form in ("array", "array,-1") else 2)
-        try:
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                fn(*_args(form, values))
-        except Exception:  # noqa: BLE001 - the form does not fit: try the next
-            continue
-        return form
-    return None
-
-
-# The namespaces of the probe: NumPy with its linalg, fft and random modules, and SciPy's modules
-# that numerical JAX code calls (linalg solves, special functions, signal windows and filters, ndimage).
-NUMPY_NAMESPACES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.random", "scipy.linalg", "scipy.special",
-                    "scipy.signal", "scipy.ndimage")
-
-
-def numpy_callables(np: Any, only: list[str] | None) -> list[tuple[str, Any]]:
-    """(public name as xlacheck spells it: ``np.linalg.norm``, ``scipy.linalg.solve``; callable)."""
-    import importlib
-
-    found: list[tuple[str, Any]] = []
-    for module_name in NUMPY_NAMESPACES:
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
-        prefix = "np" + module_name[len("numpy"):] if module_name.startswith("numpy") else module_name
-        for attr in sorted(dir(module)):
-            fn = getattr(module, attr, None)
-            name = f"{prefix}.{attr}"
-            if only is not None and name not in only:
-                continue
-            if attr.startswith("_") or not callable(fn) or attr in NUMPY_SKIP or isinstance(fn, type(np)):
-                continue
-            if isinstance(fn, type) and name not in NUMPY_CLASSES:
-                continue
-            found.append((name, fn))
-    return found
-
-
-# Classes the probe calls: NumPy's random generators, seeded with a traced value in model code.
-NUMPY_CLASSES = frozenset({"np.random.RandomState", "np.random.Generator"})
-
-
-# NumPy callables that print, read files or block on input: never called by the probe
-NUMPY_SKIP = {"info", "show_config", "show_runtime", "load", "loadtxt", "genfromtxt", "fromfile", "save", "savez",
-              "savez_compressed", "savetxt", "tofile", "test", "printoptions", "set_printoptions", "setbufsize",
-              "seterr", "seterrcall", "source", "lookfor", "who", "memmap", "get_include", "deprecate",
-              "deprecate_with_doc", "getbufsize", "geterr", "geterrcall", "get_printoptions"}
+    return _numpy_probe.probe(run, fails, only)
 
 
 def positional_params(fn: Any) -> list[str] | None:

@@ -231,6 +231,16 @@ def numpy_traceable_under_jit() -> frozenset[str]:
     return frozenset(_jax_table().get("numpy_on_tracer", {}).get("traceable", ()))
 
 
+@cache
+def numpy_fails_on_symbolic() -> frozenset[str]:
+    """NumPy and SciPy functions (``np.mean``, ``np.linalg.norm``) that raise "Cannot convert a
+    symbolic tf.Tensor to a numpy array" when a symbolic tensor reaches them inside a ``tf.function``,
+    while the same call works on NumPy values. Measured by the TF table's generator
+    (``numpy_on_symbolic``: nearly every function; ``np.shape``/``np.ndim`` read the tensor's own
+    attributes)."""
+    return frozenset(load_json("tf_api.json").get("numpy_on_symbolic", {}).get("fails", ()))
+
+
 def numpy_fails_under_jit() -> frozenset[str]:
     """NumPy and SciPy functions (``np.exp``, ``np.linalg.norm``, ``scipy.linalg.solve``,
     ``np.random.RandomState``) that raise a tracer error (TracerArrayConversionError,

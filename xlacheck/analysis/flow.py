@@ -16,8 +16,8 @@ from xlacheck.analysis import TRY_STATEMENTS, child_nodes, walk
 from xlacheck.analysis.compiled_exports import enum_names, nonnumeric_enum_names
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
-from xlacheck.analysis.jax_tracers import jax_op_functions
 from xlacheck.analysis.pytrees import leaf_field_names, static_field_names
+from xlacheck.analysis.tracers import jax_op_functions
 from xlacheck.analysis.truth import passed_whole_jit_argument
 from xlacheck.analysis.type_guards import python_number_names, python_type_guard
 from xlacheck.analysis.values import (

@@ -1315,7 +1315,7 @@ class Reducers(NamedTuple):
 
     whole: frozenset[str]  # `name` or `Class.method`: the result is one reduction
     # `name` or `Class.method`: every return is a JAX op's result, a tracer under jax.jit
-    # (analysis.jax_tracers.jax_op_functions)
+    # (analysis.tracers.jax_op_functions)
     jax_ops: frozenset[str] = frozenset()
 
 

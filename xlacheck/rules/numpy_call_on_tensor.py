@@ -8,7 +8,7 @@ from xlacheck import api_table
 from xlacheck.analysis.tables import NUMPY_CONVERSIONS, PYTHON_VALUE_ARGS
 from xlacheck.analysis.values import CONST, DATA, OP, OPAQUE, PARAM, PYLIST, SHAPE, TENSOR, VARIABLE
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
-from xlacheck.rules.numpy_on_jax_array import numpy_on_jax_array
+from xlacheck.rules.numpy_on_traced_value import numpy_on_traced_value
 
 
 class NumpyCallOnTensor(Rule):
@@ -159,8 +159,8 @@ class NumpyCallOnTensor(Rule):
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
-        if ctx.function.jax and numpy_on_jax_array(node, ctx) is not None:
-            return  # XLA326's: the value is a proven JAX tracer
+        if numpy_on_traced_value(node, ctx) is not None:
+            return  # XLA326's: the value is a proven tracer
         if isinstance(node, ast.Subscript):
             self._indexed(node, ctx)
             return

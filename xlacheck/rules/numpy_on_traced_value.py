@@ -1,30 +1,36 @@
-"""XLA326: a NumPy/SciPy function given a value proven to be a JAX tracer under ``jax.jit``."""
+"""XLA326: a NumPy/SciPy function given a value proven to be a tracer: a JAX tracer under ``jax.jit``,
+a symbolic tensor in a ``tf.function``."""
 
 from __future__ import annotations
 
 import ast
 
 from xlacheck import api_table
-from xlacheck.analysis.jax_tracers import proven_tracer
+from xlacheck.analysis.tracers import proven_symbolic, proven_tracer
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
 
-def numpy_on_jax_array(node: ast.AST, ctx: RuleContext) -> str | None:
-    """The message for ``node`` when it hands a proven JAX tracer to NumPy (XLA326), else None.
-    XLA304 (behind --preview, weaker evidence) leaves these nodes to XLA326."""
-    if not ctx.function.jax:
-        return None
+def numpy_on_traced_value(node: ast.AST, ctx: RuleContext) -> str | None:
+    """The message for ``node`` when it hands a proven tracer to NumPy (XLA326), else None. XLA304
+    (behind --preview, weaker evidence) leaves these nodes to XLA326."""
+    jax = ctx.function.jax
     if isinstance(node, ast.Subscript):
-        return _indexed(node, ctx)
+        return _indexed(node, ctx) if jax else None
     if not isinstance(node, ast.Call):
         return None
     name = call_name(node, ctx)
-    if name is None or name not in api_table.numpy_fails_under_jit():
+    if name is None or name not in (api_table.numpy_fails_under_jit() if jax else api_table.numpy_fails_on_symbolic()):
         return None
     for arg in list(node.args) + [kw.value for kw in node.keywords]:
         # a list or tuple display: NumPy converts it element by element (np.stack([a, b]))
         for value in (arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]):
             if isinstance(value, ast.Starred):
+                continue
+            if not jax:
+                if (evidence := proven_symbolic(ctx.flags(value), ctx.function)) is not None:
+                    return (f"{name} on a symbolic tensor ({evidence}) in a graph ({ctx.function.why}): it needs "
+                            "concrete values and raises 'Cannot convert a symbolic tf.Tensor to a numpy array' "
+                            "(measured); use the tf.* op")
                 continue
             evidence = proven_tracer(value, ctx.flags(value), ctx.function, ctx.facts)
             if evidence is not None:
@@ -57,23 +63,29 @@ def _indexed(node: ast.Subscript, ctx: RuleContext) -> str | None:
             "jnp.* (jnp.asarray(table) once, outside the function)")
 
 
-class NumpyOnJaxArray(Rule):
+class NumpyOnTracedValue(Rule):
     """
     ## What it does
-    Flags a NumPy or SciPy function called on a value proven to be a JAX tracer inside code that
-    `jax.jit` compiles: the result of a `jnp`/`lax` op (every JAX op is staged under `jax.jit`), or
-    a parameter that `jax.jit` or a JAX transformation traces (not static, no default), a helper's
-    parameter that such a function passes one of those, or a call of a function of the same file
-    whose every `return` is a JAX op's result. Also a
-    NumPy array (an `np.*` result, a module-level NumPy table) indexed with such a value. Which
-    functions fail comes from the JAX table (`numpy_on_tracer`, measured by calling each public
-    `np.*`, `np.linalg.*`, `np.fft.*`, `np.random.*` and `scipy.linalg/special/signal/ndimage`
-    function on traced arrays): `np.sum(x)` is `x.sum()` and compiles, `np.exp(x)` does not.
+    Flags a NumPy or SciPy function called on a value proven to be a tracer:
+    - under `jax.jit`: the result of a `jnp`/`lax` op (every JAX op is staged under `jax.jit`), a
+      parameter that `jax.jit` or a JAX transformation traces (not static, no default), a helper's
+      parameter that such a function passes one of those, or a call of a function of the same file
+      whose every `return` is a JAX op's result; also a NumPy array (an `np.*` result, a
+      module-level NumPy table) indexed with such a value;
+    - in TensorFlow: the result of a TensorFlow op in a function a `tf.function` traces (decorated
+      or wrapped, with or without `jit_compile`, and what it calls).
+
+    Which functions fail comes from the tables, measured by calling each public `np.*`,
+    `np.linalg.*`, `np.fft.*`, `np.random.*` and `scipy.linalg/special/signal/ndimage` function on
+    traced values: the JAX table's `numpy_on_tracer` (`np.sum(x)` is `x.sum()` on a JAX array and
+    compiles, `np.exp(x)` does not) and the TF table's `numpy_on_symbolic` (only `np.shape`,
+    `np.ndim` and a few others read a symbolic tensor's own attributes).
 
     ## Why is this bad?
-    NumPy needs concrete values. Under `jax.jit` there are none while tracing, so the call raises
-    `TracerArrayConversionError` (or `TracerIntegerConversionError` for a seed or a size), and the
-    function never compiles.
+    NumPy needs concrete values. There are none while tracing, so the call raises
+    `TracerArrayConversionError` (`TracerIntegerConversionError` for a seed or a size) under
+    `jax.jit`, and "Cannot convert a symbolic tf.Tensor to a numpy array" in a TensorFlow graph:
+    the function never compiles, with or without XLA.
 
     ## Example
     ```python
@@ -90,12 +102,14 @@ class NumpyOnJaxArray(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: the `jnp` counterpart can differ in dtype (NumPy computes in float64 by
-    default, JAX in float32), and NumPy's random generators have no stateless counterpart.
+    No automatic fix: the `jnp`/`tf` counterpart can differ in dtype (NumPy computes in float64 by
+    default, JAX and TensorFlow in float32), and NumPy's random generators have no stateless
+    counterpart.
     """
 
     code = "XLA326"
-    name = "numpy-on-jax-array"
+    name = "numpy-on-traced-value"
+    fails_in_any_graph = True  # a tf.function without jit_compile fails too
     node_types = (ast.Call, ast.Subscript)
 
     VALID = (
@@ -113,6 +127,12 @@ class NumpyOnJaxArray(Rule):
         # the callback runs on the host with NumPy arrays
         Example("import jax\nimport numpy as np\n@jax.jit\ndef f(x):\n"
                 "    return jax.pure_callback(lambda v: np.exp(v), x, x)\n"),
+        # TensorFlow: np.shape reads the symbolic tensor's static shape (measured: traceable)
+        Example("import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    h = tf.nn.relu(x)\n    return h / float(np.shape(h)[-1])\n"),
+        # a Keras method alone: a model only ever called eagerly computes NumPy on eager tensors
+        Example("import numpy as np\nimport tensorflow as tf\nclass Pool(tf.keras.layers.Layer):\n"
+                "    def call(self, x):\n        return tf.constant(np.mean(tf.nn.relu(x)))\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\n@jax.jit\ndef reward(tip, target):\n"
@@ -164,9 +184,19 @@ class NumpyOnJaxArray(Rule):
                             'converts the index (TracerArrayConversionError); build the array with jnp.* '
                             '(jnp.asarray(table) once, outside the function)'),
                 )),
+        # TensorFlow: NumPy on a TF op's result in a jit-compiled tf.function
+        Example("import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\n"
+                "def eval_step(logits, labels):\n"
+                "    per_example = tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)\n"
+                "    return np.mean(per_example)\n",
+                expected=(
+                    (6, 12, 'np.mean on a symbolic tensor (computed by a TensorFlow op) in a graph (decorated with '
+                            "tf.function(jit_compile=True)): it needs concrete values and raises 'Cannot convert a "
+                            "symbolic tf.Tensor to a numpy array' (measured); use the tf.* op"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
-        message = numpy_on_jax_array(node, ctx)
+        message = numpy_on_traced_value(node, ctx)
         if message is not None:
             ctx.report(self, node, message)

@@ -1,5 +1,6 @@
-"""XLA326 against jax.jit itself: its examples run as JAX runs them, and for a spread of the JAX table's
-``numpy_on_tracer`` names the rule flags a call iff jax.jit raises a tracer error on it. Skipped without JAX."""
+"""XLA326 against the frameworks: its examples run as JAX and TensorFlow run them, and for a spread of the
+JAX table's ``numpy_on_tracer`` and the TF table's ``numpy_on_symbolic`` names the rule flags a call iff
+tracing raises on it. Skipped without JAX (the TensorFlow tests: without TensorFlow)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ jax = pytest.importorskip("jax")
 np = pytest.importorskip("numpy")
 
 from xlacheck import api_table  # noqa: E402
+from xlacheck._data import load_json  # noqa: E402
 from xlacheck.engine import check_source  # noqa: E402
-from xlacheck.rules.numpy_on_jax_array import NumpyOnJaxArray  # noqa: E402
+from xlacheck.rules.numpy_on_traced_value import NumpyOnTracedValue  # noqa: E402
 
 _TRACER_ERRORS = (jax.errors.TracerArrayConversionError, jax.errors.TracerIntegerConversionError,
                   jax.errors.ConcretizationTypeError)
@@ -35,6 +37,10 @@ _INVALID_CALLS = {
     4: ("reward", lambda: (jax.numpy.ones(2), jax.numpy.zeros(2))),
     5: ("predict", lambda: (jax.numpy.array([0, 2]), jax.numpy.ones(2))),
 }
+# the TensorFlow examples: (function to call, its arguments as NumPy values)
+_TF_INVALID_CALLS = {6: ("eval_step", lambda: (np.ones((2, 3), np.float32), np.array([0, 2], np.int32)))}
+_TF_VALID_CALLS = {5: ("f", lambda: (np.ones((2, 3), np.float32),)),
+                   6: ("Pool", lambda: (np.ones((2, 3), np.float32),))}
 _VALID_CALLS = {
     0: ("f", lambda: _arrays(1)),
     1: ("f", lambda: _arrays(1)),
@@ -51,21 +57,48 @@ def _run(source: str, entry: str, args: tuple[Any, ...]) -> None:
 
 
 def test_every_example_has_a_call():
-    assert set(_INVALID_CALLS) == set(range(len(NumpyOnJaxArray.INVALID)))
-    assert set(_VALID_CALLS) == set(range(len(NumpyOnJaxArray.VALID)))
+    assert set(_INVALID_CALLS) | set(_TF_INVALID_CALLS) == set(range(len(NumpyOnTracedValue.INVALID)))
+    assert set(_VALID_CALLS) | set(_TF_VALID_CALLS) == set(range(len(NumpyOnTracedValue.VALID)))
+
+
+def _tf() -> Any:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    return pytest.importorskip("tensorflow")
+
+
+@pytest.mark.parametrize("index", sorted(_TF_INVALID_CALLS))
+def test_tf_invalid_example_fails_in_a_graph(index: int):
+    tf = _tf()
+    entry, args = _TF_INVALID_CALLS[index]
+    namespace: dict[str, Any] = {}
+    exec(compile(textwrap.dedent(NumpyOnTracedValue.INVALID[index].code), "case.py", "exec"), namespace)  # noqa: S102
+    with pytest.raises(NotImplementedError, match="symbolic"):
+        namespace[entry](*(tf.constant(a) for a in args()))
+
+
+@pytest.mark.parametrize("index", sorted(_TF_VALID_CALLS))
+def test_tf_valid_example_runs(index: int):
+    tf = _tf()
+    entry, args = _TF_VALID_CALLS[index]
+    namespace: dict[str, Any] = {}
+    exec(compile(textwrap.dedent(NumpyOnTracedValue.VALID[index].code), "case.py", "exec"), namespace)  # noqa: S102
+    target = namespace[entry]
+    target = target() if isinstance(target, type) else target  # a Keras layer called eagerly
+    target(*(tf.constant(a) for a in args()))
+
 
 
 @pytest.mark.parametrize("index", sorted(_INVALID_CALLS))
 def test_invalid_example_fails_under_jit(index: int):
     entry, args = _INVALID_CALLS[index]
     with pytest.raises(_TRACER_ERRORS):
-        _run(NumpyOnJaxArray.INVALID[index].code, entry, args())
+        _run(NumpyOnTracedValue.INVALID[index].code, entry, args())
 
 
 @pytest.mark.parametrize("index", sorted(_VALID_CALLS))
 def test_valid_example_runs_under_jit(index: int):
     entry, args = _VALID_CALLS[index]
-    _run(NumpyOnJaxArray.VALID[index].code, entry, args())
+    _run(NumpyOnTracedValue.VALID[index].code, entry, args())
 
 
 def _spread(names: list[str], count: int) -> list[str]:
@@ -112,4 +145,38 @@ def test_table_name_flagged_iff_jit_raises(name: str):
         except _TRACER_ERRORS as error:  # pragma: no cover - the assertion's message
             pytest.fail(f"{name} is traceable in the table but raised {type(error).__name__}")
         except Exception:  # noqa: BLE001 - another error (an output jax cannot return) is no tracer error
+            pass
+
+
+def _tf_form(name: str) -> str:
+    return load_json("tf_api.json")["numpy_on_symbolic"].get("called_with", {}).get(name, "array")
+
+
+_TF_ARGS = {"array": "tf.nn.relu(x)", "array,array": "tf.nn.relu(x), x", "array,-1": "tf.nn.relu(x), -1",
+            "seed": "tf.math.abs(n) + 7"}
+_TF_TRACEABLE = sorted(n for n in load_json("tf_api.json")["numpy_on_symbolic"]["traceable"] if _tf_form(n) == "array")
+_TF_NAMES = _spread([n for n in api_table.numpy_fails_on_symbolic() if _tf_form(n) in _TF_ARGS], 16) + _TF_TRACEABLE
+
+
+@pytest.mark.parametrize("name", _TF_NAMES)
+def test_tf_table_name_flagged_iff_tracing_raises(name: str):
+    """The TF table's verdict holds for this call in a tf.function (measured again), and XLA326 follows it."""
+    tf = _tf()
+    line, callee = _import(name)
+    src = (f"import numpy as np\nimport tensorflow as tf\n{line}\n@tf.function\ndef f(x, n):\n"
+           f"    {callee}({_TF_ARGS[_tf_form(name)]})\n    return x\n")
+    flagged = "XLA326" in {d.code for d in check_source(src, "case.py").diagnostics}
+    assert flagged is (name in api_table.numpy_fails_on_symbolic()), src
+    namespace: dict[str, Any] = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    x, n = tf.ones((2, 2)), tf.constant(0)
+    if flagged:
+        with pytest.raises(NotImplementedError, match="symbolic"):
+            namespace["f"](x, n)
+    else:
+        try:
+            namespace["f"](x, n)
+        except NotImplementedError as error:  # pragma: no cover - the assertion's message
+            pytest.fail(f"{name} is traceable in the table but raised {error}")
+        except Exception:  # noqa: BLE001 - another error (an output a graph cannot hold) is not the verdict
             pass

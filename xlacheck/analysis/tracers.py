@@ -1,25 +1,30 @@
-"""What proves that a value is a JAX tracer where it is read: the evidence a default-on rule needs.
+"""What proves that a value is a tracer where it is read (a JAX tracer under ``jax.jit``, a symbolic
+tensor in a TensorFlow graph): the evidence the rules that fire by default need.
 
-Under ``jax.jit`` every JAX operation is staged (omnistaging), so the result of any ``jnp``/``lax``
-op is a tracer, even of constants (``jnp.zeros(2)``, ``jnp.arange(x.shape[0])``: measured on jax
-0.10.2, ``np.asarray`` of each raises TracerArrayConversionError). The value model marks such
-results ``OP``. A parameter of a function that ``jax.jit`` (or a JAX transformation: ``lax.scan``
-bodies, ``jax.grad``) traces directly is a tracer too, unless jit was told it is static, or it has
-a default (a call that leaves it out gets the Python default, which jit never sees).
+JAX. Under ``jax.jit`` every JAX operation is staged (omnistaging), so the result of any
+``jnp``/``lax`` op is a tracer, even of constants (``jnp.zeros(2)``, ``jnp.arange(x.shape[0])``:
+measured on jax 0.10.2, ``np.asarray`` of each raises TracerArrayConversionError). The value model
+marks such results ``OP``. A parameter of a function that ``jax.jit`` (or a JAX transformation:
+``lax.scan`` bodies, ``jax.grad``) traces directly is a tracer too, unless jit was told it is
+static, or it has a default (a call that leaves it out gets the Python default, which jit never
+sees); so is a helper's parameter that one call in such a function binds to a tracer. A call of a
+function of the same file whose every ``return`` gives a JAX op's result (:func:`returns_jax_op`)
+is a tracer too where it runs under ``jax.jit``: the value model marks it ``OP``.
 
-A call of a function of the same file whose every ``return`` gives a JAX op's result
-(:func:`returns_jax_op`) is a tracer too where it runs under ``jax.jit``: the value model marks it ``OP``.
+TensorFlow. In a function a ``tf.function`` traces (decorated or wrapped, with or without
+``jit_compile``, and what it calls) the result of a TensorFlow op is a symbolic tensor
+(:func:`proven_symbolic`). A Keras method is not enough: a model only ever called eagerly runs its
+``call`` on eager tensors.
 
-Weaker evidence (a helper's parameter, a value some caller passes, a bare name of unknown origin)
-is not proof: ``XLA304`` reads it behind ``--preview``; :func:`proven_tracer` is what the rules that
-fire by default accept."""
+Weaker evidence (a value some caller passes, a bare name of unknown origin, a declared root's
+parameter) is not proof: ``XLA304`` reads it behind ``--preview``."""
 
 from __future__ import annotations
 
 import ast
 
 from xlacheck import api_table
-from xlacheck.analysis.contexts import Certainty, FunctionInfo, ModuleFacts
+from xlacheck.analysis.contexts import Certainty, FunctionInfo, Level, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import Assignments, own_returns_and_assignments
 from xlacheck.analysis.scopes import own_nodes
@@ -45,6 +50,17 @@ def proven_tracer(expr: ast.expr, flags: int, info: FunctionInfo, facts: ModuleF
         if facts is not None and _passed_a_tracer(expr.id, info, facts, 0):
             return f"parameter `{expr.id}`, which a function JAX traces passes a tracer"
     return None
+
+
+def proven_symbolic(flags: int, info: FunctionInfo) -> str | None:
+    """How a value with ``flags`` read in TensorFlow code ``info`` is known to be a symbolic tensor,
+    for messages, or None: a TensorFlow op's result in a function traced into a graph by a
+    ``tf.function`` (level CERTAIN or GRAPH), not only a Keras method."""
+    if info.jax or info.certainty is not Certainty.COMPILED or info.level not in (Level.CERTAIN, Level.GRAPH):
+        return None
+    if not flags & TENSOR or flags & PYLIST or not flags & OP:
+        return None
+    return "computed by a TensorFlow op"
 
 
 def traced_parameter(name: str, info: FunctionInfo) -> bool:
