@@ -36,6 +36,8 @@ _INVALID_CALLS = {
     3: ("steady", lambda: (_arrays(1)[0], jax.numpy.ones(2))),
     4: ("reward", lambda: (jax.numpy.ones(2), jax.numpy.zeros(2))),
     5: ("predict", lambda: (jax.numpy.array([0, 2]), jax.numpy.ones(2))),
+    7: ("shifted", lambda: ({"a": jax.numpy.arange(3.0), "b": jax.numpy.ones(2)},)),
+    8: ("energy", lambda: _arrays(1)),
 }
 # the TensorFlow examples: (function to call, its arguments as NumPy values)
 _TF_INVALID_CALLS = {6: ("eval_step", lambda: (np.ones((2, 3), np.float32), np.array([0, 2], np.int32)))}

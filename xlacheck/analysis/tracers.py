@@ -28,6 +28,7 @@ from xlacheck.analysis.contexts import Certainty, FunctionInfo, Level, ModuleFac
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import Assignments, own_returns_and_assignments
 from xlacheck.analysis.scopes import own_nodes
+from xlacheck.analysis.tables import JAX_TREE_MAPS
 from xlacheck.analysis.values import OP, PARAM, PYLIST, TENSOR
 
 # Namespaces whose calls JAX stages under jax.jit (values._STAGED_PREFIXES, plus jax.random/scipy)
@@ -40,16 +41,66 @@ def proven_tracer(expr: ast.expr, flags: int, info: FunctionInfo, facts: ModuleF
     ``facts``: the file's facts, to follow a helper's parameter to its callers (:func:`traced_parameter`)."""
     if not info.jax or info.certainty is not Certainty.COMPILED:
         return None
-    if not flags & TENSOR or flags & PYLIST:
-        return None
-    if flags & OP:
-        return "computed by a JAX op"
-    if isinstance(expr, ast.Name) and flags & PARAM:
-        if traced_parameter(expr.id, info):
-            return f"parameter `{expr.id}` of a function JAX traces"
-        if facts is not None and _passed_a_tracer(expr.id, info, facts, 0):
-            return f"parameter `{expr.id}`, which a function JAX traces passes a tracer"
+    if flags & TENSOR and not flags & PYLIST:
+        if flags & OP:
+            return "computed by a JAX op"
+        if isinstance(expr, ast.Name) and flags & PARAM and (found := _proven_name(expr.id, info, facts, 0)):
+            return found
+    # a leaf jax.tree.map hands its function (an array, whatever the value model knows), or an element of one
+    base = expr
+    while isinstance(base, ast.Subscript) and isinstance(base.ctx, ast.Load):
+        base = base.value
+    if isinstance(base, ast.Name) and facts is not None and base.id in _parameters(info, with_defaults=True) \
+            and not _rebound(base.id, info) and _mapped_leaf(base.id, info, facts, 0):
+        return f"`{base.id}`, a leaf jax.tree.map takes from traced arrays"
     return None
+
+
+def _proven_name(name: str, info: FunctionInfo, facts: ModuleFacts | None, depth: int) -> str | None:
+    """How the name ``name`` read in ``info`` is a proven tracer: a parameter JAX traces, a helper's
+    parameter a traced function passes a tracer, a leaf a ``jax.tree.map`` hands its function from a
+    tree of tracers, or the same as an enclosing function's (a closure's free variable); else None."""
+    if depth > 3:
+        return None
+    if name in _parameters(info, with_defaults=True):
+        if traced_parameter(name, info):
+            return f"parameter `{name}` of a function JAX traces"
+        if facts is not None and _passed_a_tracer(name, info, facts, 0):
+            return f"parameter `{name}`, which a function JAX traces passes a tracer"
+        if facts is not None and not _rebound(name, info) and _mapped_leaf(name, info, facts, depth):
+            return f"`{name}`, a leaf jax.tree.map takes from traced arrays"
+        return None
+    if info.parent is None or _rebound(name, info):
+        return None
+    found = _proven_name(name, info.parent, facts, depth + 1)  # a free variable: the enclosing function's
+    return f"{found} (read in a nested function)" if found is not None else None
+
+
+def _mapped_leaf(name: str, info: FunctionInfo, facts: ModuleFacts, depth: int) -> bool:
+    """``info`` is the function a ``jax.tree.map``-like call of its enclosing function hands leaves
+    (``tree_map(lambda x: ..., xs)``), and the tree that fills ``name`` is a proven tracer there."""
+    parent = info.parent
+    if parent is None or isinstance(parent.node, ast.Lambda):
+        return False
+    node = info.node
+    params = [a.arg for a in node.args.posonlyargs + node.args.args]
+    for call in own_nodes(parent.node):
+        if not (isinstance(call, ast.Call) and call.args and facts.aliases.resolve(call.func) in JAX_TREE_MAPS):
+            continue
+        fn = call.args[0]
+        if not (fn is node or isinstance(fn, ast.Name) and not isinstance(node, ast.Lambda) and fn.id == node.name):
+            continue
+        offset = 1 if (facts.aliases.resolve(call.func) or "").endswith("with_path") else 0  # (path, *leaves)
+        index = params.index(name) - offset
+        if index < 0 or 1 + index >= len(call.args) or isinstance(call.args[1 + index], ast.Starred):
+            continue
+        tree = call.args[1 + index]
+        if _jax_op(tree, facts.aliases, own_returns_and_assignments(parent.node)[1], 0) if not isinstance(
+                parent.node, ast.Lambda) else False:
+            return True
+        if isinstance(tree, ast.Name) and _proven_name(tree.id, parent, facts, depth + 1) is not None:
+            return True
+    return False
 
 
 def proven_symbolic(flags: int, info: FunctionInfo) -> str | None:

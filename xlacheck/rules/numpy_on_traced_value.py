@@ -69,8 +69,9 @@ class NumpyOnTracedValue(Rule):
     Flags a NumPy or SciPy function called on a value proven to be a tracer:
     - under `jax.jit`: the result of a `jnp`/`lax` op (every JAX op is staged under `jax.jit`), a
       parameter that `jax.jit` or a JAX transformation traces (not static, no default), a helper's
-      parameter that such a function passes one of those, or a call of a function of the same file
-      whose every `return` is a JAX op's result; also a NumPy array (an `np.*` result, a
+      parameter that such a function passes one of those, a leaf `jax.tree.map` hands its function
+      from such values, a nested function's free variable bound to one, or a call of a function of
+      the same file whose every `return` is a JAX op's result; also a NumPy array (an `np.*` result, a
       module-level NumPy table) indexed with such a value;
     - in TensorFlow: the result of a TensorFlow op in a function a `tf.function` traces (decorated
       or wrapped, with or without `jit_compile`, and what it calls).
@@ -193,6 +194,22 @@ class NumpyOnTracedValue(Rule):
                     (6, 12, 'np.mean on a symbolic tensor (computed by a TensorFlow op) in a graph (decorated with '
                             "tf.function(jit_compile=True)): it needs concrete values and raises 'Cannot convert a "
                             "symbolic tf.Tensor to a numpy array' (measured); use the tf.* op"),
+                )),
+        # the leaves jax.tree.map hands its function from a jitted function's traced arguments
+        Example("import jax\nimport numpy as np\n@jax.jit\ndef shifted(params):\n"
+                "    return jax.tree_util.tree_map(lambda x: np.append(x[0], x[:-1]), params)\n",
+                expected=(
+                    (5, 45, 'np.append on a traced array (`x`, a leaf jax.tree.map takes from traced arrays) under '
+                            'jax.jit (nested in shifted()): it needs concrete values and raises a tracer conversion '
+                            'error (measured); use the jnp.* / jax.scipy op'),
+                )),
+        # a closure's free variable is the enclosing jitted function's traced parameter
+        Example("import jax\nimport numpy as np\n@jax.jit\ndef energy(x):\n    def norm():\n"
+                "        return np.linalg.norm(x)\n    return norm() ** 2\n",
+                expected=(
+                    (6, 16, 'np.linalg.norm on a traced array (parameter `x` of a function JAX traces (read in a '
+                            'nested function)) under jax.jit (called from energy()): it needs concrete values and '
+                            'raises a tracer conversion error (measured); use the jnp.* / jax.scipy op'),
                 )),
     )
 
