@@ -111,6 +111,7 @@ class NumpyOnTracedValue(Rule):
     code = "XLA326"
     name = "numpy-on-traced-value"
     fails_in_any_graph = True  # a tf.function without jit_compile fails too
+    fix = None
     node_types = (ast.Call, ast.Subscript)
 
     VALID = (
