@@ -90,6 +90,13 @@ Cheap modes refresh those facts in the existing file without the hours of probes
     python tools/generate_api_table.py --probe-grad            # grad_xla, grad_conditions
     python tools/generate_api_table.py --probe-grad-complex --only REGEX   # grad_dtypes of a few entries
     python tools/generate_api_table.py --refresh-doc-structure # structure "list" of doc-decided entries
+    python tools/generate_api_table.py --probe-numpy           # numpy_on_symbolic (~1 min)
+
+``numpy_on_symbolic`` (top level): the public NumPy/SciPy functions (``tools/_numpy_probe.py``)
+called on symbolic tensors inside a ``tf.function``: ``fails`` raise "Cannot convert a symbolic
+tf.Tensor to a numpy array" (NotImplementedError) where the same call works on NumPy values;
+``traceable`` work (``np.shape``, ``np.ndim``: the tensor's own attributes); ``called_with`` as in
+the JAX table.
 
 The output is deterministic apart from the ``generated`` date (set ``SOURCE_DATE_EPOCH``).
 """
@@ -114,6 +121,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _numpy_probe  # noqa: E402
 import _table_check  # noqa: E402
 import generate_op_table as got  # noqa: E402  (the synthetic-argument machinery is shared)
 
@@ -1261,6 +1269,21 @@ def measure_call_entry(tf: Any, name: str, fn: Callable[..., Any]) -> dict[str, 
     return facts
 
 
+def probe_numpy_on_symbolic(tf: Any, only: list[str] | None = None) -> dict[str, Any]:
+    """Which public NumPy/SciPy functions accept a symbolic tensor inside a ``tf.function`` (see the
+    module doc); ``only``: just these names."""
+
+    def run(fn: Callable[..., Any], values: tuple[Any, ...]) -> None:
+        # one graph per function: the verdict is whether tracing it raises
+        tf.function(lambda *v: (fn(*v), tf.constant(0.0))[1]).get_concrete_function(
+            *(tf.TensorSpec(getattr(v, "shape", ()), tf.as_dtype(getattr(v, "dtype", "float32"))) for v in values))
+
+    def fails(error: BaseException) -> bool:
+        return isinstance(error, NotImplementedError) or "symbolic" in str(error)
+
+    return _numpy_probe.probe(run, fails, only)
+
+
 def check_table(tf: Any, keras: Any | None, path: Path, sample: int) -> int:
     """Probe a sample of the called entries again (spread over: has no kernel, needs a constant
     argument, gradient fails, compiles plainly, not compiled) and compare with the file; and the
@@ -1324,7 +1347,19 @@ def check_table(tf: Any, keras: Any | None, path: Path, sample: int) -> int:
         measured_conditions = measure_grad_conditions(tf, name, fn, traced.args, entry.get("grad_xla"))
         if (line := _table_check.difference(f"{name} grad_conditions", entry["grad_conditions"], measured_conditions)):
             differences.append(line)
-    return _table_check.report("generate_api_table", 2 + len(names) + len(conditional) + len(graded), differences,
+    # numpy_on_symbolic: a sample of each verdict measured again
+    recorded_numpy = table.get("numpy_on_symbolic", {"traceable": [], "fails": []})
+    numpy_verdicts = {n: v for v in ("traceable", "fails") for n in recorded_numpy[v]}
+    numpy_names = _table_check.spread_sample({v: [n for n, w in numpy_verdicts.items() if w == v]
+                                              for v in ("traceable", "fails")}, sample)
+    got_numpy = probe_numpy_on_symbolic(tf, numpy_names)
+    measured_numpy = {n: v for v in ("traceable", "fails") for n in got_numpy[v]}
+    for name in numpy_names:
+        if (line := _table_check.difference(f"numpy_on_symbolic {name}", numpy_verdicts[name],
+                                            measured_numpy.get(name))):
+            differences.append(line)
+    return _table_check.report("generate_api_table", 2 + len(names) + len(conditional) + len(graded)
+                               + len(numpy_names), differences,
                                f"TensorFlow {tf.__version__}, Keras {getattr(keras, '__version__', None)}")
 
 
@@ -1353,6 +1388,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample", type=int, default=10, help="with --check: how many entries")
     ap.add_argument("--refresh-doc-structure", action="store_true",
                     help="refresh structure: list of the entries decided by their docstring (no calling)")
+    ap.add_argument("--probe-numpy", action="store_true",
+                    help="probe only numpy_on_symbolic (NumPy/SciPy on symbolic tensors) into the existing --out file")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
@@ -1373,6 +1410,13 @@ def main(argv: list[str] | None = None) -> int:
         keras = None
     if args.check:
         return check_table(tf, keras, args.out, args.sample)
+    if args.probe_numpy:
+        table = json.loads(args.out.read_text())
+        table["numpy_on_symbolic"] = probe_numpy_on_symbolic(tf)
+        print(f"numpy_on_symbolic: {len(table['numpy_on_symbolic']['traceable'])} traceable, "
+              f"{len(table['numpy_on_symbolic']['fails'])} fail")
+        write_compact(table, args.out)
+        return 0
     if args.refresh_params or args.probe_conditional or args.probe_xla_values or args.probe_grad \
             or args.probe_grad_complex or args.probe_optional_const or args.refresh_doc_structure:
         table = json.loads(args.out.read_text())
@@ -1411,6 +1455,7 @@ def main(argv: list[str] | None = None) -> int:
         table["stats"]["conditional"] = probe_conditional(tf, keras, table)
         table["stats"]["xla_values"] = probe_xla_values(tf, keras, table)
         table["stats"]["gradients"] = probe_gradients(tf, keras, table)
+    table["numpy_on_symbolic"] = probe_numpy_on_symbolic(tf)
     write_compact(table, args.out)
     print(f"wrote {args.out}: {json.dumps(table['stats'])}")
     return 0

@@ -56,10 +56,15 @@ Per function (``by`` says how each fact was decided):
   ``--refresh-classes`` probes only the classes into the existing file; ``--refresh-module jax.ops``
   probes only one namespace's entries (a namespace added to :func:`modules`) into it.
 
-* ``numpy_on_tracer`` (top level): NumPy functions called with one traced array under jax.jit.
+* ``numpy_on_tracer`` (top level): public NumPy functions (``np.*``, ``np.linalg.*``, ``np.fft.*``,
+  ``np.random.*`` and its generator classes) and SciPy functions (``scipy.linalg``, ``special``,
+  ``signal``, ``ndimage``) called with traced arrays under jax.jit. Each is called in the first of a
+  few forms that works on NumPy values (``tools/_numpy_probe.py``: one array; two; a list of two; an array
+  and ``-1``; an int32 seed), ``called_with`` naming the form where it is not one array.
   ``traceable``: the call compiles (NumPy hands the array to its own method: ``np.sum(x)`` is
-  ``x.sum()``); ``fails``: the same call works on a NumPy array but raises on a tracer
-  (``np.exp(x)``: TracerArrayConversionError). Functions that need more arguments are in
+  ``x.sum()``, ``np.reshape(x, -1)`` is ``x.reshape(-1)``); ``fails``: the same call works on NumPy
+  values but raises a tracer error (``np.exp(x)``: TracerArrayConversionError;
+  ``np.random.RandomState(seed)``: TracerIntegerConversionError). Functions no form fits are in
   neither. ``--refresh-numpy`` probes only this part into the existing file.
 
 * ``array_methods`` (top level): the public methods of a traced array; ``array_methods_packed``:
@@ -87,6 +92,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import _numpy_probe  # noqa: E402
 import _table_check  # noqa: E402  (tools/ is not a package)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -534,38 +540,18 @@ def probe_named_axis(fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
             "called_with": [p.name for p in required] + ["axis_name"]}
 
 
-def probe_numpy_on_tracer(jax: Any, jnp: Any, only: list[str] | None = None) -> dict[str, list[str]]:
-    """Which public NumPy functions accept one traced array under jax.jit (see the module doc);
-    ``only``: just these names (``np.X``) instead of all."""
-    import numpy as np
+def probe_numpy_on_tracer(jax: Any, jnp: Any, only: list[str] | None = None) -> dict[str, Any]:
+    """Which public NumPy and SciPy functions accept a traced array under jax.jit (see the module
+    doc); ``only``: just these names (``np.X``, ``np.linalg.X``, ``scipy.linalg.X``) instead of all."""
 
-    host = np.arange(1, 5, dtype=np.float32).reshape(2, 2) / 4.0
-    traced_input = jnp.asarray(host)
-    traceable, fails = [], []
-    attrs = sorted(dir(np)) if only is None else sorted(name[len("np."):] for name in only)
-    for attr in attrs:
-        fn = getattr(np, attr)
-        if attr.startswith("_") or isinstance(fn, type) or not callable(fn) or attr in NUMPY_SKIP:
-            continue
-        try:
-            fn(host)
-        except Exception:  # noqa: BLE001 - needs other arguments: not probed
-            continue
-        try:
-            # one probe per function, compiled once on purpose
-            jax.jit(lambda v, fn=fn: fn(v))(traced_input)  # noqa: XLA404
-            traceable.append(f"np.{attr}")
-        except Exception as error:  # noqa: BLE001 - the error class is the verdict
-            if "Tracer" in type(error).__name__ or type(error).__name__ == "ConcretizationTypeError":
-                fails.append(f"np.{attr}")
-    return {"traceable": traceable, "fails": fails}
+    def run(fn: Callable[..., Any], values: tuple[Any, ...]) -> None:
+        # one probe per function, compiled once on purpose
+        jax.jit(lambda *v: fn(*v))(*(jnp.asarray(v) for v in values))  # noqa: XLA404
 
+    def fails(error: BaseException) -> bool:
+        return "Tracer" in type(error).__name__ or type(error).__name__ == "ConcretizationTypeError"
 
-# NumPy callables that print, read files or block on input: never called by the probe
-NUMPY_SKIP = {"info", "show_config", "show_runtime", "load", "loadtxt", "genfromtxt", "fromfile", "save", "savez",
-              "savez_compressed", "savetxt", "tofile", "test", "printoptions", "set_printoptions", "setbufsize",
-              "seterr", "seterrcall", "source", "lookfor", "who", "memmap", "get_include", "deprecate",
-              "deprecate_with_doc", "getbufsize", "geterr", "geterrcall", "get_printoptions"}
+    return _numpy_probe.probe(run, fails, only)
 
 
 def positional_params(fn: Any) -> list[str] | None:

@@ -232,6 +232,24 @@ def numpy_traceable_under_jit() -> frozenset[str]:
 
 
 @cache
+def numpy_fails_on_symbolic() -> frozenset[str]:
+    """NumPy and SciPy functions (``np.mean``, ``np.linalg.norm``) that raise "Cannot convert a
+    symbolic tf.Tensor to a numpy array" when a symbolic tensor reaches them inside a ``tf.function``,
+    while the same call works on NumPy values. Measured by the TF table's generator
+    (``numpy_on_symbolic``: nearly every function; ``np.shape``/``np.ndim`` read the tensor's own
+    attributes)."""
+    return frozenset(load_json("tf_api.json").get("numpy_on_symbolic", {}).get("fails", ()))
+
+
+def numpy_fails_under_jit() -> frozenset[str]:
+    """NumPy and SciPy functions (``np.exp``, ``np.linalg.norm``, ``scipy.linalg.solve``,
+    ``np.random.RandomState``) that raise a tracer error (TracerArrayConversionError,
+    TracerIntegerConversionError) when a traced array reaches them under ``jax.jit``, while the same
+    call works on NumPy values. Measured by the JAX table's generator (``numpy_on_tracer``)."""
+    return frozenset(_jax_table().get("numpy_on_tracer", {}).get("fails", ()))
+
+
+@cache
 def jax_array_methods() -> frozenset[str]:
     """The public methods of a traced ``jax.Array`` (``reshape``, ``sum``, ``nonzero``): ``x.m(...)``
     is ``jnp.m(x, ...)`` only for these. Measured by the JAX table's generator (``array_methods``)."""

@@ -139,4 +139,35 @@ def test_a_sample_of_entries_agrees_with_tensorflow() -> None:
     measured = json.loads(out.stdout.strip().splitlines()[-1])
     assert len(measured) == len(sample)
     for api, cls, entry in measured:
-        assert entry == recorded[(api, cls, entry["input"])], (api, cls, entry["input"])
+        assert _same_measurement(entry, recorded[(api, cls, entry["input"])]), (api, cls, entry["input"])
+
+
+def _same_measurement(measured: dict, recorded: dict) -> bool:
+    """The same verdict (outcome, how, error types, dtypes, shapes) and the same values up to the last
+    bits: a float32 decomposition's XLA values differ by ~1e-7 relative between CPUs (tf.linalg.eigh's
+    eigenvectors on this machine and on the one that wrote the table), which is no other answer."""
+    if set(measured) != set(recorded) or any(measured[k] != recorded[k] for k in measured if k not in ("eager", "xla")):
+        return False
+    return all(_same_result(measured[k], recorded[k]) for k in ("eager", "xla"))
+
+
+def _same_result(measured: dict | list, recorded: dict | list) -> bool:
+    if isinstance(measured, list) or isinstance(recorded, list):  # a tuple of results (tf.unique: values, idx)
+        return isinstance(measured, list) and isinstance(recorded, list) and len(measured) == len(recorded) \
+            and all(_same_result(m, r) for m, r in zip(measured, recorded))
+    if set(measured) != set(recorded) or any(measured[k] != recorded[k] for k in measured if k != "values"):
+        return False
+    if "values" not in measured:
+        return True
+    return len(_flat(measured["values"])) == len(_flat(recorded["values"])) and all(
+        _close(a, b) for a, b in zip(_flat(measured["values"]), _flat(recorded["values"])))
+
+
+def _flat(values: object) -> list:
+    return [v for item in values for v in _flat(item)] if isinstance(values, list) else [values]
+
+
+def _close(a: object, b: object) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (a != a and b != b) or abs(a - b) <= 1e-6 + 1e-5 * abs(b)
+    return a == b

@@ -1,5 +1,5 @@
-"""XLA207 and XLA302 against jax.jit itself: each flagged snippet fails to trace, and its fixed form (the static
-size the message asks for) compiles. Skipped without JAX."""
+"""XLA207, XLA302, XLA304 and XLA326 against jax.jit itself: each flagged snippet fails to trace, and its
+fixed form (the static size the message asks for) compiles. Skipped without JAX."""
 
 from __future__ import annotations
 
@@ -13,6 +13,12 @@ jax = pytest.importorskip("jax")
 from xlacheck.engine import check_source  # noqa: E402
 
 _HEAD = "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
+
+
+def _numpy_flagged(src: str) -> bool:
+    """NumPy on a traced value is flagged: by XLA326 where the tracer is proven (a JAX op's result, a
+    jitted function's parameter), else by XLA304 (with --preview)."""
+    return bool({"XLA304", "XLA326"} & {d.code for d in check_source(src, "case.py", preview=True).diagnostics})
 
 
 @pytest.mark.parametrize(("body", "fixed"), [
@@ -65,8 +71,7 @@ def test_math_on_static_shape_and_math_prod_trace():
                                              ("exp", True), ("sort", True), ("asarray", True)])
 def test_numpy_function_on_tracer_flagged_iff_it_fails(fn: str, flagged: bool):
     src = f"import jax\nimport numpy as np\n@jax.jit\ndef f(x):\n    return np.{fn}(x)\n"
-    # XLA304 runs with --preview
-    assert ("XLA304" in {d.code for d in check_source(src, "case.py", preview=True).diagnostics}) is flagged
+    assert _numpy_flagged(src) is flagged
     namespace: dict = {}
     exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
     x = jax.numpy.array([[1.0, 3.0], [2.0, 0.5]])
@@ -90,7 +95,7 @@ def test_numpy_function_on_tracer_flagged_iff_it_fails(fn: str, flagged: bool):
 def test_numpy_call_on_a_list_holding_a_tracer_flagged_iff_it_fails(body: str, flagged: bool):
     """NumPy converts a list/tuple literal element by element: one traced element raises (reports23-jax)."""
     src = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n@jax.jit\ndef f(x):\n" + body
-    assert ("XLA304" in {d.code for d in check_source(src, "case.py", preview=True).diagnostics}) is flagged, src
+    assert _numpy_flagged(src) is flagged, src
     namespace: dict = {}
     exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
     x = jax.numpy.array([[1.0, 3.0], [2.0, 0.5]])
@@ -317,7 +322,7 @@ def test_numpy_table_bound_elsewhere_indexed_by_tracer_flagged_iff_it_fails(body
     the array was built in the file: module level, a helper's result, a NumPy generator in __init__
     (reports24-jax: jax#3133, and the train cases of reports18/21_jax)."""
     src = _TABLES.format(body=body)
-    assert ("XLA304" in {d.code for d in check_source(src, "case.py", preview=True).diagnostics}) is flagged, src
+    assert _numpy_flagged(src) is flagged, src
     namespace: dict = {}
     exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
     ids = jax.numpy.array([1, 3])

@@ -162,7 +162,8 @@ _STEP_CALLABLE_WRAPPERS = frozenset({"Activation", "MeanMetricWrapper", "LossFun
 # Calls whose function argument runs as Python on the host, not under XLA.
 _HOST_CALLS = frozenset(
     {"tf.py_function", "tf.numpy_function", "tf.compat.v1.py_func", "tf.data.Dataset.from_generator",
-     "jax.pure_callback", "jax.debug.callback"}
+     "jax.pure_callback", "jax.debug.callback", "jax.experimental.io_callback", "jax.experimental.host_callback.call",
+     "jax.experimental.host_callback.id_tap"}
 )
 # Method names of tf.data pipelines: the function runs as a host-side TF graph, not under XLA.
 _PIPELINE_METHODS = frozenset({"map", "filter", "flat_map", "interleave", "from_generator", "reduce", "scan"})

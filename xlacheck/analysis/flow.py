@@ -17,6 +17,7 @@ from xlacheck.analysis.compiled_exports import enum_names, nonnumeric_enum_names
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.pytrees import leaf_field_names, static_field_names
+from xlacheck.analysis.tracers import jax_op_functions
 from xlacheck.analysis.truth import passed_whole_jit_argument
 from xlacheck.analysis.type_guards import python_number_names, python_type_guard
 from xlacheck.analysis.values import (
@@ -717,7 +718,8 @@ def walk_function(
     values.converted = info.converted
     values.staged = info.jax
     if facts.reducers is None:
-        facts.reducers = reduction_functions(facts.functions, aliases)
+        facts.reducers = reduction_functions(facts.functions, aliases)._replace(
+            jax_ops=jax_op_functions(facts.functions, aliases))
     values.reducers = facts.reducers
     if facts.static_fields is None:
         facts.static_fields = static_field_names([c.node for c in facts.classes])
@@ -731,6 +733,7 @@ def walk_function(
     ctx.module_built = facts.module_built
     ctx.module_classes = {name: (c.bases, frozenset(c.methods)) for name, c in facts.classes_by_name.items()}
     ctx.module_funcs = facts.module_funcs
+    ctx.facts = facts
     if passed is not None:
         ctx.jit_leaf_params = frozenset(k for k, v in facts.jit_leaf_args.get(id(info), {}).items() if v)
     walker = FunctionWalker(ctx, dispatch, facts)

@@ -921,6 +921,9 @@ class ValueEnv:
         if k & TENSOR and self.reducer_key(f) in self.reducers.whole:
             # a helper here that returns a count, an extreme or a position of its inputs' values
             return TENSOR | OP | DATA | (k & (LOOP | RANDOM))
+        if self.staged and self.reducer_key(f) in self.reducers.jax_ops:
+            # a helper here whose every return is a JAX op's result: under jax.jit, a tracer
+            return TENSOR | OP | (k & (PARAM | LOOP | RANDOM))
         if k & TENSOR:
             # A user function of tensors: a tensor or a structure (values, shapes, counts mixed),
             # so its result is not treated as data-derived, nor as random when an argument is: a
@@ -1307,9 +1310,13 @@ def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> R
 
 
 class Reducers(NamedTuple):
-    """Same-file functions that return a data-derived reduction (:func:`reduction_functions`)."""
+    """Same-file functions that return a data-derived reduction (:func:`reduction_functions`), or a
+    JAX op's result."""
 
     whole: frozenset[str]  # `name` or `Class.method`: the result is one reduction
+    # `name` or `Class.method`: every return is a JAX op's result, a tracer under jax.jit
+    # (analysis.tracers.jax_op_functions)
+    jax_ops: frozenset[str] = frozenset()
 
 
 NO_REDUCERS = Reducers(frozenset())

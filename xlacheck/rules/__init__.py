@@ -49,6 +49,7 @@ from xlacheck.rules.masked_tail_index import MaskedTailIndex
 from xlacheck.rules.model_created_outside_strategy_scope import ModelCreatedOutsideStrategyScope
 from xlacheck.rules.name_defined_in_one_branch import NameDefinedInOneBranch
 from xlacheck.rules.numpy_call_on_tensor import NumpyCallOnTensor
+from xlacheck.rules.numpy_on_traced_value import NumpyOnTracedValue
 from xlacheck.rules.op_on_bounded_dynamic_tensor import OpOnBoundedDynamicTensor
 from xlacheck.rules.op_without_xla_kernel import OpWithoutXlaKernel
 from xlacheck.rules.operation_returned_from_traced_call import OperationReturnedFromTracedCall
@@ -157,6 +158,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     PythonScalarOfTensor,
     IntCastDtypeMismatch,
     NumpyCallOnTensor,
+    NumpyOnTracedValue,
     FrozenHostRead,
     PythonCallbackOp,
     TfPrintWithoutKernel,

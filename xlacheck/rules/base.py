@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from xlacheck.analysis import argument as argument  # the rules import it from here
-from xlacheck.analysis.contexts import Certainty, Level
+from xlacheck.analysis.contexts import Certainty, Level, ModuleFacts
 from xlacheck.analysis.host_arrays import HostArrays
 from xlacheck.analysis.imports import resolve_callee, same_object
 from xlacheck.analysis.objects import ObjectScope, inherited_calls
@@ -118,6 +118,7 @@ class RuleContext(FindingCollector):
         self.module_funcs: Mapping[str, FunctionInfo] = {}  # module-level functions by name (ModuleFacts)
         # parameters every compiled caller here passes a jax.jit entry's argument whole (ModuleFacts.jit_leaf_args)
         self.jit_leaf_params: frozenset[str] = frozenset()
+        self.facts: ModuleFacts | None = None  # the file's facts (calls between its functions); None in unit tests
 
     # -- facts -------------------------------------------------------------------------------
     def flags(self, node: ast.AST | None) -> int:

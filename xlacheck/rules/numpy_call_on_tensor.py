@@ -8,6 +8,7 @@ from xlacheck import api_table
 from xlacheck.analysis.tables import NUMPY_CONVERSIONS, PYTHON_VALUE_ARGS
 from xlacheck.analysis.values import CONST, DATA, OP, OPAQUE, PARAM, PYLIST, SHAPE, TENSOR, VARIABLE
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
+from xlacheck.rules.numpy_on_traced_value import numpy_on_traced_value
 
 
 class NumpyCallOnTensor(Rule):
@@ -95,11 +96,14 @@ class NumpyCallOnTensor(Rule):
                 "    return tokens + POSITIONS[position_ids]\n"),
     )
     INVALID = (
-        Example("import jax\nimport numpy as np\n@jax.jit\ndef gather_positions(perm):\n"
-                "    positions = np.arange(perm.shape[0])\n    return positions[perm] * 2\n",
+        # a helper's parameter bound to an entry of a traced dict (XLA326 takes what is proven: a jitted
+        # function's own parameters, what it passes a helper of them, and JAX ops' results)
+        Example("import jax\nimport numpy as np\ndef gather_positions(perm):\n"
+                "    positions = np.arange(perm.shape[0])\n    return positions[perm] * 2\n"
+                "@jax.jit\ndef f(batch):\n    return gather_positions(batch['perm'])\n",
                 expected=(
-                    (6, 12, 'NumPy array from np.arange indexed with a tensor under jax.jit (decorated with '
-                            'jax.jit): NumPy needs concrete values (TracerArrayConversionError); build the array '
+                    (5, 12, 'NumPy array from np.arange indexed with a tensor under jax.jit (called from '
+                            'f()): NumPy needs concrete values (TracerArrayConversionError); build the array '
                             'with jnp.*'),
                 )),
         Example("import numpy as np\nimport tensorflow as tf\ndef mae(y_true, y_pred):\n"
@@ -127,32 +131,36 @@ class NumpyCallOnTensor(Rule):
                 )),
         # jax.jit of jax.grad of a lambda compiles what the lambda calls (stheno#21)
         Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\ndef nll(w, y):\n"
-                "    keep = np.asarray(~jnp.isnan(y))\n    return jnp.sum(jnp.where(keep, y, 0.0)) * w\n"
+                "    keep = np.asarray(y)\n    return jnp.sum(jnp.where(jnp.isnan(keep), 0.0, y)) * w\n"
                 "grad_fn = jax.jit(jax.grad(lambda w, y: -nll(w, y)))\n",
                 expected=(
                     (5, 12, 'np.asarray on a traced array under jax.jit (called from <lambda>()): NumPy needs '
                             'concrete values (TracerArrayConversionError); use the jnp.* / jax.lax op'),
                 )),
         # a list literal holding a traced element: NumPy converts it element by element (cosmopower-jax#9)
-        Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\n@jax.jit\ndef potential(theta):\n"
-                "    x = np.stack([theta[0], jnp.exp(theta[1])])\n    return jnp.sum(x ** 2)\n",
+        Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\ndef features(theta):\n"
+                "    return np.stack([theta[0], theta[1]])\n@jax.jit\ndef potential(theta):\n"
+                "    return jnp.sum(features(theta) ** 2)\n",
                 expected=(
-                    (6, 9, 'np.stack of a list holding a traced array under jax.jit (decorated with jax.jit): '
-                           'NumPy converts each element (TracerArrayConversionError); use the jnp.* op'),
+                    (5, 12, 'np.stack of a list holding a traced array under jax.jit (called from potential()): '
+                            'NumPy converts each element (TracerArrayConversionError); use the jnp.* op'),
                 )),
         # a module-level NumPy table a helper of this file built, indexed with traced ids (reports24-jax, jax#3133)
         Example("import jax\nimport numpy as np\ndef sinusoid(n):\n"
                 "    t = np.zeros((n, 4), np.float32)\n    t[:, 0] = np.arange(n)\n    return t\n"
-                "POSITIONS = sinusoid(16)\n@jax.jit\ndef embed(tokens, position_ids):\n"
-                "    return tokens + POSITIONS[position_ids]\n",
+                "POSITIONS = sinusoid(16)\ndef add_positions(tokens, position_ids):\n"
+                "    return tokens + POSITIONS[position_ids]\n@jax.jit\ndef embed(batch):\n"
+                "    return add_positions(batch['tokens'], batch['position_ids'])\n",
                 expected=(
-                    (10, 21, 'NumPy array from np.zeros (returned by sinusoid()) indexed with a tensor under jax.jit '
-                             '(decorated with jax.jit): NumPy needs concrete values (TracerArrayConversionError); '
-                             'build the array with jnp.*'),
+                    (9, 21, 'NumPy array from np.zeros (returned by sinusoid()) indexed with a tensor under jax.jit '
+                            '(called from embed()): NumPy needs concrete values (TracerArrayConversionError); '
+                            'build the array with jnp.*'),
                 )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        if numpy_on_traced_value(node, ctx) is not None:
+            return  # XLA326's: the value is a proven tracer
         if isinstance(node, ast.Subscript):
             self._indexed(node, ctx)
             return

@@ -1,0 +1,221 @@
+"""What proves that a value is a tracer where it is read (a JAX tracer under ``jax.jit``, a symbolic
+tensor in a TensorFlow graph): the evidence the rules that fire by default need.
+
+JAX. Under ``jax.jit`` every JAX operation is staged (omnistaging), so the result of any
+``jnp``/``lax`` op is a tracer, even of constants (``jnp.zeros(2)``, ``jnp.arange(x.shape[0])``:
+measured on jax 0.10.2, ``np.asarray`` of each raises TracerArrayConversionError). The value model
+marks such results ``OP``. A parameter of a function that ``jax.jit`` (or a JAX transformation:
+``lax.scan`` bodies, ``jax.grad``) traces directly is a tracer too, unless jit was told it is
+static, or it has a default (a call that leaves it out gets the Python default, which jit never
+sees); so is a helper's parameter that one call in such a function binds to a tracer. A call of a
+function of the same file whose every ``return`` gives a JAX op's result (:func:`returns_jax_op`)
+is a tracer too where it runs under ``jax.jit``: the value model marks it ``OP``.
+
+TensorFlow. In a function a ``tf.function`` traces (decorated or wrapped, with or without
+``jit_compile``, and what it calls) the result of a TensorFlow op is a symbolic tensor
+(:func:`proven_symbolic`). A Keras method is not enough: a model only ever called eagerly runs its
+``call`` on eager tensors.
+
+Weaker evidence (a value some caller passes, a bare name of unknown origin, a declared root's
+parameter) is not proof: ``XLA304`` reads it behind ``--preview``."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck import api_table
+from xlacheck.analysis.contexts import Certainty, FunctionInfo, Level, ModuleFacts
+from xlacheck.analysis.imports import AliasTable
+from xlacheck.analysis.reductions import Assignments, own_returns_and_assignments
+from xlacheck.analysis.scopes import own_nodes
+from xlacheck.analysis.tables import JAX_TREE_MAPS
+from xlacheck.analysis.values import OP, PARAM, PYLIST, TENSOR
+
+# Namespaces whose calls JAX stages under jax.jit (values._STAGED_PREFIXES, plus jax.random/scipy)
+JAX_OP_PREFIXES = ("jnp.", "jax.numpy.", "jax.lax.", "jax.nn.", "jax.random.", "jax.scipy.")
+
+
+def proven_tracer(expr: ast.expr, flags: int, info: FunctionInfo, facts: ModuleFacts | None = None) -> str | None:
+    """How ``expr`` (with value flags ``flags``, read in ``info``) is known to be a JAX tracer, for
+    messages ("computed by a JAX op", "parameter `x` of a function jax.jit traces"), or None.
+    ``facts``: the file's facts, to follow a helper's parameter to its callers (:func:`traced_parameter`)."""
+    if not info.jax or info.certainty is not Certainty.COMPILED:
+        return None
+    if flags & TENSOR and not flags & PYLIST:
+        if flags & OP:
+            return "computed by a JAX op"
+        if isinstance(expr, ast.Name) and flags & PARAM and (found := _proven_name(expr.id, info, facts, 0)):
+            return found
+    # a leaf jax.tree.map hands its function (an array, whatever the value model knows), or an element of one
+    base = expr
+    while isinstance(base, ast.Subscript) and isinstance(base.ctx, ast.Load):
+        base = base.value
+    if isinstance(base, ast.Name) and facts is not None and base.id in _parameters(info, with_defaults=True) \
+            and not _rebound(base.id, info) and _mapped_leaf(base.id, info, facts, 0):
+        return f"`{base.id}`, a leaf jax.tree.map takes from traced arrays"
+    return None
+
+
+def _proven_name(name: str, info: FunctionInfo, facts: ModuleFacts | None, depth: int) -> str | None:
+    """How the name ``name`` read in ``info`` is a proven tracer: a parameter JAX traces, a helper's
+    parameter a traced function passes a tracer, a leaf a ``jax.tree.map`` hands its function from a
+    tree of tracers, or the same as an enclosing function's (a closure's free variable); else None."""
+    if depth > 3:
+        return None
+    if name in _parameters(info, with_defaults=True):
+        if traced_parameter(name, info):
+            return f"parameter `{name}` of a function JAX traces"
+        if facts is not None and _passed_a_tracer(name, info, facts, 0):
+            return f"parameter `{name}`, which a function JAX traces passes a tracer"
+        if facts is not None and not _rebound(name, info) and _mapped_leaf(name, info, facts, depth):
+            return f"`{name}`, a leaf jax.tree.map takes from traced arrays"
+        return None
+    if info.parent is None or _rebound(name, info):
+        return None
+    found = _proven_name(name, info.parent, facts, depth + 1)  # a free variable: the enclosing function's
+    return f"{found} (read in a nested function)" if found is not None else None
+
+
+def _mapped_leaf(name: str, info: FunctionInfo, facts: ModuleFacts, depth: int) -> bool:
+    """``info`` is the function a ``jax.tree.map``-like call of its enclosing function hands leaves
+    (``tree_map(lambda x: ..., xs)``), and the tree that fills ``name`` is a proven tracer there."""
+    parent = info.parent
+    if parent is None or isinstance(parent.node, ast.Lambda):
+        return False
+    node = info.node
+    params = [a.arg for a in node.args.posonlyargs + node.args.args]
+    for call in own_nodes(parent.node):
+        if not (isinstance(call, ast.Call) and call.args and facts.aliases.resolve(call.func) in JAX_TREE_MAPS):
+            continue
+        fn = call.args[0]
+        if not (fn is node or isinstance(fn, ast.Name) and not isinstance(node, ast.Lambda) and fn.id == node.name):
+            continue
+        offset = 1 if (facts.aliases.resolve(call.func) or "").endswith("with_path") else 0  # (path, *leaves)
+        index = params.index(name) - offset
+        if index < 0 or 1 + index >= len(call.args) or isinstance(call.args[1 + index], ast.Starred):
+            continue
+        tree = call.args[1 + index]
+        if _jax_op(tree, facts.aliases, own_returns_and_assignments(parent.node)[1], 0) if not isinstance(
+                parent.node, ast.Lambda) else False:
+            return True
+        if isinstance(tree, ast.Name) and _proven_name(tree.id, parent, facts, depth + 1) is not None:
+            return True
+    return False
+
+
+def proven_symbolic(flags: int, info: FunctionInfo) -> str | None:
+    """How a value with ``flags`` read in TensorFlow code ``info`` is known to be a symbolic tensor,
+    for messages, or None: a TensorFlow op's result in a function traced into a graph by a
+    ``tf.function`` (level CERTAIN or GRAPH), not only a Keras method."""
+    if info.jax or info.certainty is not Certainty.COMPILED or info.level not in (Level.CERTAIN, Level.GRAPH):
+        return None
+    if not flags & TENSOR or flags & PYLIST or not flags & OP:
+        return None
+    return "computed by a TensorFlow op"
+
+
+def traced_parameter(name: str, info: FunctionInfo) -> bool:
+    """``name`` is a parameter that a JAX tracer fills in ``info`` (a ``jax.jit`` target, a JAX
+    transformation's function): not static, no default, not ``self``, never rebound in the body."""
+    if not (info.jax and info.traced_args) or info.declared or info.static_params_unknown:
+        return False
+    if name in info.static_params:
+        return False
+    return name in _parameters(info, with_defaults=False) and not _rebound(name, info)
+
+
+def _parameters(info: FunctionInfo, *, with_defaults: bool) -> list[str]:
+    """``info``'s named parameters in order (not ``self``/``cls``, ``*args``, ``**kwargs``), without
+    those that have a default unless ``with_defaults``."""
+    args = info.node.args
+    positional = args.posonlyargs + args.args
+    defaulted = {a.arg for a in positional[len(positional) - len(args.defaults):]} if args.defaults else set()
+    defaulted |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
+    return [a.arg for a in positional + args.kwonlyargs
+            if a.arg not in ("self", "cls") and (with_defaults or a.arg not in defaulted)]
+
+
+def _rebound(name: str, info: FunctionInfo) -> bool:
+    node = info.node
+    body = [node.body] if isinstance(node, ast.Lambda) else node.body
+    for stmt in body:
+        for sub in ast.walk(stmt):
+            if isinstance(sub, ast.Name) and sub.id == name and not isinstance(sub.ctx, ast.Load):
+                return True
+            if isinstance(sub, (ast.Global, ast.Nonlocal)) and name in sub.names:
+                return True
+    return False
+
+
+def _passed_a_tracer(name: str, info: FunctionInfo, facts: ModuleFacts, depth: int) -> bool:
+    """A call in a function of this file that JAX traces binds the helper ``info``'s parameter
+    ``name`` (never rebound in it) to a proven tracer: that function's own traced parameter, a JAX
+    op's result (directly or through a name every assignment of which is one), or, at most two
+    calls up, a parameter it was itself passed a tracer for. One such call is enough: where it
+    runs, the helper gets a tracer."""
+    node = info.node
+    if depth > 2 or isinstance(node, ast.Lambda) or name not in _parameters(info, with_defaults=True) \
+            or _rebound(name, info):
+        return False
+    params = [a.arg for a in node.args.posonlyargs + node.args.args]
+    for caller in facts.functions:
+        if not caller.jax or caller.certainty is not Certainty.COMPILED or isinstance(caller.node, ast.Lambda):
+            continue
+        assigned: Assignments | None = None
+        for call in own_nodes(caller.node):
+            if not isinstance(call, ast.Call):
+                continue
+            found = facts.callee(call, caller)
+            if found is None or found[0] is not info:
+                continue
+            positional = params[1:] if found[1] or (info.cls is not None and params[:1] in (["self"], ["cls"])) \
+                else params
+            bound = dict(zip(positional, call.args)) if not any(isinstance(a, ast.Starred) for a in call.args) else {}
+            bound.update((kw.arg, kw.value) for kw in call.keywords if kw.arg is not None)
+            arg = bound.get(name)
+            if arg is None:
+                continue
+            if assigned is None:
+                assigned = own_returns_and_assignments(caller.node)[1]
+            if _jax_op(arg, facts.aliases, assigned, 0) or isinstance(arg, ast.Name) and (
+                    traced_parameter(arg.id, caller) or _passed_a_tracer(arg.id, caller, facts, depth + 1)):
+                return True
+    return False
+
+
+def jax_op_functions(functions: list[FunctionInfo], aliases: AliasTable) -> frozenset[str]:
+    """Module-level functions and methods (keyed ``Class.method``, as ``values.Reducers``) for which
+    :func:`returns_jax_op` holds: under jax.jit a call of one gives a tracer."""
+    found = set()
+    for info in functions:
+        node = info.node
+        if info.parent is None and isinstance(node, ast.FunctionDef) and returns_jax_op(node, aliases):
+            found.add(info.name if info.cls is None else f"{info.cls.node.name}.{info.name}")
+    return frozenset(found)
+
+
+def returns_jax_op(fn: ast.FunctionDef | ast.AsyncFunctionDef, aliases: AliasTable) -> bool:
+    """Every ``return`` of ``fn`` (one at least) gives one JAX array computed by a JAX op: a call the
+    JAX table records returning arrays (``jnp.stack([x, y])``, ``jax.nn.relu(h)``), arithmetic with
+    one (``l1 * jnp.cos(q) + 1``), or a name every assignment of which is one."""
+    returns, assigned = own_returns_and_assignments(fn)
+    return bool(returns) and all(r.value is not None and _jax_op(r.value, aliases, assigned, 0) for r in returns)
+
+
+def _jax_op(e: ast.expr, aliases: AliasTable, assigned: Assignments, depth: int) -> bool:
+    if depth > 8:
+        return False
+    if isinstance(e, ast.Call):
+        name = aliases.resolve(e.func)
+        fact = api_table.fact_for(name) if name is not None and name.startswith(JAX_OP_PREFIXES) else None
+        return fact is not None and fact.is_tensor_valued
+    if isinstance(e, ast.BinOp) and not isinstance(e.op, (ast.MatMult, ast.Mod)):
+        return _jax_op(e.left, aliases, assigned, depth + 1) or _jax_op(e.right, aliases, assigned, depth + 1)
+    if isinstance(e, ast.BinOp):
+        return _jax_op(e.left, aliases, assigned, depth + 1) and _jax_op(e.right, aliases, assigned, depth + 1)
+    if isinstance(e, ast.UnaryOp) and not isinstance(e.op, ast.Not):
+        return _jax_op(e.operand, aliases, assigned, depth + 1)
+    if isinstance(e, ast.Name):
+        values = assigned.get(e.id) or []
+        return bool(values) and all(v is not None and _jax_op(v, aliases, assigned, depth + 1) for v in values)
+    return False
