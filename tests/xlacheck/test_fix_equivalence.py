@@ -866,3 +866,47 @@ def test_a_list_of_layer_outputs_becomes_a_tensorarray_of_the_layer_compute_dtyp
         np.testing.assert_allclose(np.asarray(got, np.float32), np.asarray(expected, np.float32), rtol=1e-3)
     finally:
         tf.keras.mixed_precision.set_global_policy("float32")
+
+
+_SEQUENCE_ASSERT = '''import tensorflow as tf
+
+
+def shape_list(t):
+    static = t.shape.as_list()
+    dynamic = tf.shape(t)
+    return [dynamic[i] if s is None else s for i, s in enumerate(static)]
+
+
+def masked(lengths):
+    slen = tf.reduce_max(lengths)
+    mask = tf.range(6)[None, :] < lengths[:, None]
+    assert shape_list(mask) == [shape_list(lengths)[0], slen], "mask shape"  # flag
+    return tf.cast(mask, tf.float32) * tf.cast(slen, tf.float32)
+'''
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 6), min_size=1, max_size=4))
+def test_sequence_equality_assert_packs_both_sides(lengths):
+    """``assert shape_list(mask) == [bs, slen]`` (transformers' TF XLM and Flaubert masks): the UNSAFE
+    fix ``tf.debugging.Assert(tf.reduce_all(tf.equal(A, B)), ...)`` returns the original's values
+    eagerly, in a tf.function and under XLA wherever the original returns (the longest length is
+    the mask's 6 columns), and raises outside XLA where the original's assert fails."""
+    (diagnostic,) = attach_fixes(_SEQUENCE_ASSERT, ast.parse(_SEQUENCE_ASSERT), [flagged(_SEQUENCE_ASSERT)])
+    assert diagnostic.fix.applicability.value == "unsafe", diagnostic.fix.message
+    fixed_source = apply_edits(_SEQUENCE_ASSERT, diagnostic.fix.edits)
+    assert "tf.reduce_all(tf.equal(shape_list(mask), [shape_list(lengths)[0], slen]))" in fixed_source
+    original = load("original_sequence_assert", _SEQUENCE_ASSERT)["masked"]
+    fixed = load("fixed_sequence_assert", fixed_source)["masked"]
+    x = tf.constant(lengths, tf.int32)
+    versions = [fixed, tf.function(fixed), tf.function(fixed, jit_compile=True)]
+    if max(lengths) == 6:
+        expected = original(x)
+        for version in versions:
+            assert_same(expected, version(x), 0.0)
+        return
+    with pytest.raises(AssertionError):
+        original(x)
+    for version in versions[:2]:
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            version(x)
