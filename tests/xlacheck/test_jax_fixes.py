@@ -1511,3 +1511,19 @@ def test_positions_read_outside_a_reduction_or_rebound_are_not_rewritten():
     assert mask_fix(head + "    return jnp.sum(b[idx]) + idx[0]\n", "jnp.where(m > 0.5)") is None
     assert mask_fix(head + "    m = m * 2.0\n    return jnp.sum(b[idx])\n", "jnp.where(m > 0.5)") is None
     assert mask_fix(head + "    return jnp.sum(b[idx]) + jnp.sum(b)\n", "jnp.where(m > 0.5)") is not None
+
+
+def test_a_size_read_from_a_mapping_parameter_is_not_made_static():
+    """``jnp.tile(t, (1, batch["size"]))``: marking ``batch`` static can never work, since jax.jit hashes a
+    static argument and a dict is never hashable (measured, jax 0.10: "Non-hashable static arguments are not
+    supported", for a dict of Python ints too), so no fix is offered (fixes28)."""
+    import functools
+
+    source = HEADER + "@jax.jit\ndef f(t, batch):\n    return jnp.tile(t[:, None], (1, batch[\"size\"]))\n"
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.tile")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is None or not result.fix.edits
+    static = functools.partial(jax.jit, static_argnames=("batch",))(lambda t, batch: t * batch["size"])
+    with pytest.raises(ValueError, match="Non-hashable static arguments"):
+        static(jnp.ones(2), batch={"size": 2})
