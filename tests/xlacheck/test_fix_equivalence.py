@@ -910,3 +910,54 @@ def test_sequence_equality_assert_packs_both_sides(lengths):
     for version in versions[:2]:
         with pytest.raises(tf.errors.InvalidArgumentError):
             version(x)
+
+
+_BOUNDED_BINCOUNT = '''import tensorflow as tf
+
+
+def histogram(images):
+    levels = tf.cast(tf.clip_by_value(images * 255.0, 0.0, 255.0), tf.int32)
+    return tf.math.bincount(tf.reshape(levels, [-1]){minlength})  # flag
+
+
+def equalized(images):
+    levels = tf.cast(tf.clip_by_value(images * 255.0, 0.0, 255.0), tf.int32)
+    hist = tf.math.bincount(tf.reshape(levels, [-1]))
+    cdf = tf.cast(tf.cumsum(hist), tf.float32)
+    cdf = cdf / cdf[-1]
+    return tf.gather(cdf, levels)
+'''
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hnp.arrays(np.float32, st.sampled_from([(0,), (5,), (2, 3)]),
+                  elements=st.floats(-0.5, 1.5, **F32) | st.sampled_from([0.0, 1.0, 255.0 / 256.0])))
+def test_bincount_of_clipped_ids_gets_the_bound_as_its_length(images):
+    """``tf.math.bincount`` of ids the code clips to [0, 255] (fixes28): with ``minlength=256`` the SAFE
+    one-hot sum of depth 256 equals the original eagerly, in a tf.function and under XLA (empty ids,
+    values clipped at both ends); without ``minlength`` the UNSAFE fix's first ``max(ids) + 1`` bins
+    are the original's and the rest zeros, and a histogram equalization that reads the cumulative
+    counts only at the ids and at their end returns the original's values."""
+    x = tf.constant(images)
+    for minlength, applicability in ((", minlength=256", "safe"), ("", "unsafe")):
+        source = _BOUNDED_BINCOUNT.replace("{minlength}", minlength)
+        (diagnostic,) = attach_fixes(source, ast.parse(source), [flagged(source)])
+        assert diagnostic.fix.applicability.value == applicability, diagnostic.fix.message
+        original = load(f"original_bounded_bincount{len(minlength)}", source)
+        fixed = load(f"fixed_bounded_bincount{len(minlength)}", apply_edits(source, diagnostic.fix.edits))
+        expected = original["histogram"](x).numpy()
+        for version in (fixed["histogram"], tf.function(fixed["histogram"]),
+                        tf.function(fixed["histogram"], jit_compile=True)):
+            got = version(x).numpy()
+            assert got.dtype == expected.dtype and got.shape == (256,)
+            np.testing.assert_array_equal(got[:len(expected)], expected)
+            assert not got[len(expected):].any()
+    if images.size:
+        source = _BOUNDED_BINCOUNT.replace("{minlength}", "")
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.math.bincount"
+                    and n.lineno > 8)
+        (diagnostic,) = attach_fixes(source, tree, [_rewrite_tests.diagnostic_at(node, "XLA204")])
+        fixed = load("fixed_equalized", apply_edits(source, diagnostic.fix.edits))["equalized"]
+        expected = load("original_equalized", source)["equalized"](x)
+        assert_same(expected, tf.function(fixed, jit_compile=True)(x), 1e-6)
