@@ -77,11 +77,18 @@ class LoopGrownTensor(Rule):
     TensorFlow code loops over `x.shape[k]` instead, the size known when traced, so Python unrolls
     the loop (`rewrites/static_dims.py`). Unsafe: the loop is unrolled (one copy of its body per
     step), and a dimension unknown when traced (None in an input_signature) makes `range` raise.
+
+    A `jax.lax.fori_loop(lo, hi, body, init)` carry that starts empty (`jnp.zeros((0, d))`) and
+    gains one row per step (`h = jnp.concatenate([h, row[None, :]], axis=0)`), with `lo` and `hi`
+    Python ints the reader can see and `h` read nowhere else in the body, starts as
+    `jnp.zeros((hi - lo, d))` and the step writes `h.at[i - lo].set(row)`: after the loop it
+    holds the rows the original appended. Unsafe: the row is written in the buffer's dtype,
+    where `jnp.concatenate` promoted the two.
     """
 
     code = "XLA206"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_loop", "rewrite_static_dim_range")
+    fix = ("rewrite_loop", "rewrite_static_dim_range", "rewrite_jax_grown_carry")
     name = "loop-grown-tensor"
     node_types = (ast.Assign, ast.Return)
     in_helpers = True
@@ -210,6 +217,47 @@ class LoopGrownTensor(Rule):
                            "..., but has shape ... after one iteration'); keep a fixed shape (a mask, a preallocated "
                            "buffer, or a tf.TensorArray with a static size)"),
                 )),
+        # fixes28: a fori_loop history that starts empty and gains one row per step, fixed as a buffer
+        Example("""
+            import jax
+            import jax.numpy as jnp
+
+            STEPS = 4
+
+
+            @jax.jit
+            def rollout(x):
+                def step(i, carry):
+                    history, x = carry
+                    x = jnp.tanh(x) + 1.0
+                    history = jnp.concatenate([history, x[None, :]], axis=0)
+                    return history, x
+
+                history, _ = jax.lax.fori_loop(1, STEPS, step, (jnp.zeros((0, 3)), x))
+                return history
+        """, fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            STEPS = 4
+
+
+            @jax.jit
+            def rollout(x):
+                def step(i, carry):
+                    history, x = carry
+                    x = jnp.tanh(x) + 1.0
+                    history = history.at[i - 1].set(x)
+                    return history, x
+
+                history, _ = jax.lax.fori_loop(1, STEPS, step, (jnp.zeros((STEPS - 1, 3)), x))
+                return history
+        """, expected=(
+            (12, 19, "loop carry `history` joined with more rows in a jax.lax.fori_loop body: the carry the body "
+                     "returns has another shape than the one it takes, which JAX rejects when it traces the loop "
+                     "('body function carry input and carry output must have equal types'); preallocate the carry "
+                     "at its final size and write into it (`.at[i].set`, `lax.dynamic_update_slice`)"),
+        )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
