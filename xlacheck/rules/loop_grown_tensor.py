@@ -28,6 +28,12 @@ _JAX_LOOPS = {
 }
 
 
+# the fixes28 example: a fori_loop history grown from empty (`row`), and its buffer form
+_GROWN = ("import jax\nimport jax.numpy as jnp\nSTEPS = 4\n@jax.jit\ndef rollout(x):\n    def step(i, carry):\n"
+          "        history, x = carry\n        history = {row}\n        return history, x\n"
+          "    history, _ = jax.lax.fori_loop(1, STEPS, step, (jnp.zeros(({start})), x))\n    return history\n")
+
+
 class LoopGrownTensor(Rule):
     """
     ## What it does
@@ -218,46 +224,15 @@ class LoopGrownTensor(Rule):
                            "buffer, or a tf.TensorArray with a static size)"),
                 )),
         # fixes28: a fori_loop history that starts empty and gains one row per step, fixed as a buffer
-        Example("""
-            import jax
-            import jax.numpy as jnp
-
-            STEPS = 4
-
-
-            @jax.jit
-            def rollout(x):
-                def step(i, carry):
-                    history, x = carry
-                    x = jnp.tanh(x) + 1.0
-                    history = jnp.concatenate([history, x[None, :]], axis=0)
-                    return history, x
-
-                history, _ = jax.lax.fori_loop(1, STEPS, step, (jnp.zeros((0, 3)), x))
-                return history
-        """, fixed="""
-            import jax
-            import jax.numpy as jnp
-
-            STEPS = 4
-
-
-            @jax.jit
-            def rollout(x):
-                def step(i, carry):
-                    history, x = carry
-                    x = jnp.tanh(x) + 1.0
-                    history = history.at[i - 1].set(x)
-                    return history, x
-
-                history, _ = jax.lax.fori_loop(1, STEPS, step, (jnp.zeros((STEPS - 1, 3)), x))
-                return history
-        """, expected=(
-            (12, 19, "loop carry `history` joined with more rows in a jax.lax.fori_loop body: the carry the body "
-                     "returns has another shape than the one it takes, which JAX rejects when it traces the loop "
-                     "('body function carry input and carry output must have equal types'); preallocate the carry "
-                     "at its final size and write into it (`.at[i].set`, `lax.dynamic_update_slice`)"),
-        )),
+        Example(_GROWN.format(start="0, 3", row="jnp.concatenate([history, x[None, :]], axis=0)"),
+                fixed=_GROWN.format(start="STEPS - 1, 3", row="history.at[i - 1].set(x)"),
+                expected=(
+                    (8, 19, "loop carry `history` joined with more rows in a jax.lax.fori_loop body: the carry "
+                            "the body returns has another shape than the one it takes, which JAX rejects when it "
+                            "traces the loop ('body function carry input and carry output must have equal types'); "
+                            "preallocate the carry at its final size and write into it (`.at[i].set`, "
+                            "`lax.dynamic_update_slice`)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
