@@ -961,3 +961,27 @@ def test_bincount_of_clipped_ids_gets_the_bound_as_its_length(images):
         fixed = load("fixed_equalized", apply_edits(source, diagnostic.fix.edits))["equalized"]
         expected = load("original_equalized", source)["equalized"](x)
         assert_same(expected, tf.function(fixed, jit_compile=True)(x), 1e-6)
+
+
+_HASHED_BINCOUNT = '''import tensorflow as tf
+
+
+def bucket_counts(ids):
+    return tf.math.bincount(tf.cast(ids, tf.int32) % 8, minlength=8)  # flag
+'''
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hnp.arrays(np.int64, st.sampled_from([(0,), (4,), (2, 3)]), elements=st.integers(-50, 50)))
+def test_bincount_of_hashed_ids_is_safe_with_the_bucket_count(ids):
+    """Ids hashed into 8 buckets (``x % 8``, floored: in [0, 7] for negative ids too) counted with
+    ``minlength=8`` (fixes28): the SAFE one-hot sum of depth 8 equals the original eagerly, in a
+    tf.function and under XLA, empty ids included."""
+    (diagnostic,) = attach_fixes(_HASHED_BINCOUNT, ast.parse(_HASHED_BINCOUNT), [flagged(_HASHED_BINCOUNT)])
+    assert diagnostic.fix.applicability.value == "safe", diagnostic.fix.message
+    original = load("original_hashed_bincount", _HASHED_BINCOUNT)["bucket_counts"]
+    fixed = load("fixed_hashed_bincount", apply_edits(_HASHED_BINCOUNT, diagnostic.fix.edits))["bucket_counts"]
+    x = tf.constant(ids)
+    expected = original(x)
+    for version in (fixed, tf.function(fixed), tf.function(fixed, jit_compile=True)):
+        assert_same(expected, version(x), 0.0)

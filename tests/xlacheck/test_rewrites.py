@@ -1113,12 +1113,17 @@ def test_a_named_prefix_is_masked_only_where_every_read_is_a_reduction_over_the_
     ("tf.cast(tf.clip_by_value(x, 0.0, hi), tf.int32)", None),  # a bound that is no number
     ("tf.cast(tf.minimum(9, x), tf.int32)", None),
     ("tf.cast(x, tf.int32)", None),
+    ("tf.cast(x, tf.int32) % 8", 7),  # an integer remainder: below the modulus
+    ("tf.math.floormod(tf.cast(x, tf.int64), 8)", 7),
+    ("tf.cast(x % 8, tf.int32)", 8),  # x may be a float: -1e-20 % 8.0 rounds to 8.0
+    ("tf.cast(x, tf.int32) % hi", None),
+    ("tf.cast(x, tf.int32) % -8", None),
 ])
 def test_int_upper_bound_reads_only_bounds_the_code_shows(value, bound):
-    """fixes28: the bound of an integer tensor that sets a bincount's length comes from a clip or a
-    minimum by a number, through integer casts and element moves, and from nothing else."""
-    from xlacheck.rewrites._expr import int_upper_bound
+    """fixes28: the bound of an integer tensor that sets a bincount's length comes from a clip, a
+    minimum or a remainder by a number, through integer casts and element moves, and from nothing else."""
     from xlacheck.rewrites._source import Source
+    from xlacheck.rewrites.value_bounds import int_upper_bound
 
     text = f"import tensorflow as tf\ndef f(x, hi):\n    ids = {value}\n    return ids\n"
     tree = ast.parse(text)

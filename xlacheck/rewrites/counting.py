@@ -68,12 +68,13 @@ import ast
 from xlacheck.analysis.dtypes import INT_DTYPES
 from xlacheck.diagnostics import Edit, Fix
 from xlacheck.analysis.scopes import parameter_defaults
-from xlacheck.rewrites._expr import arg, atom, call_name, int_upper_bound, kw, static_int, tf_name
+from xlacheck.rewrites._expr import arg, atom, call_name, kw, static_int, tf_name
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import certain_dtype, is_floating
 from xlacheck.rewrites.ragged import rewrite_ragged_to_tensor
 from xlacheck.rewrites.segment_bounds import partner
+from xlacheck.rewrites.value_bounds import int_upper_bound
 
 UNIQUE = frozenset({"tf.unique", "tf.math.unique", "tf.unique_with_counts", "tf.math.unique_with_counts"})
 SEGMENTS = frozenset(f"tf.math.segment_{op}" for op in ("sum", "mean", "max", "min", "prod"))
@@ -231,7 +232,8 @@ def _bincount(src: Source, node: ast.Call) -> Fix | None:
 
 def _bounded_ids(src: Source, node: ast.Call, low: ast.expr | None) -> tuple[int, str | None] | None:
     """For ``tf.math.bincount(ids[, minlength=K])`` without ``maxlength``, whose ids the code bounds
-    by ``B`` (:func:`int_upper_bound`: ``tf.cast(tf.clip_by_value(x * 255.0, 0.0, 255.0), tf.int32)``):
+    by ``B`` (:func:`int_upper_bound`: ``tf.cast(tf.clip_by_value(x * 255.0, 0.0, 255.0), tf.int32)``,
+    ``tf.cast(h, tf.int32) % NUM_BUCKETS``):
     the number of bins of the fix, and the reason it is UNSAFE (None: SAFE). The original has
     ``max(K, max(ids) + 1)`` bins and ``max(ids) + 1 <= B + 1``: with a literal ``K >= B + 1`` that
     is always ``K`` (SAFE); otherwise the fix has ``B + 1`` bins, equal to the original's where the

@@ -209,8 +209,9 @@ class DataDependentShapeOp(Rule):
     - Unsafe: float weights (summed in another order: the last bits may differ); a
       `maxlength` without an equal `minlength` (the original has `max(minlength, max(ids) + 1)`
       bins, capped at `maxlength`; the fix always has `maxlength` bins, the extra ones zeros).
-    - Without `maxlength`, ids the code bounds by B where it computes them (`tf.clip_by_value(x, lo, B)`
-      or `tf.minimum(x, B)`, through an integer `tf.cast`, reshapes and subscripts) give the same
+    - Without `maxlength`, ids the code bounds by B where it computes them (`tf.clip_by_value(x, lo, B)`,
+      `tf.minimum(x, B)`, an integer `ids % (B + 1)`, through an integer `tf.cast`, reshapes and
+      subscripts) give the same
       one-hot sum with `max(minlength, B + 1)` bins: safe for a literal `minlength >= B + 1` (the
       original's length on every input), unsafe otherwise (the original has `max(ids) + 1` bins,
       the fix `B + 1`, the extra ones zeros).
