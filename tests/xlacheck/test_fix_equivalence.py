@@ -866,3 +866,122 @@ def test_a_list_of_layer_outputs_becomes_a_tensorarray_of_the_layer_compute_dtyp
         np.testing.assert_allclose(np.asarray(got, np.float32), np.asarray(expected, np.float32), rtol=1e-3)
     finally:
         tf.keras.mixed_precision.set_global_policy("float32")
+
+
+_SEQUENCE_ASSERT = '''import tensorflow as tf
+
+
+def shape_list(t):
+    static = t.shape.as_list()
+    dynamic = tf.shape(t)
+    return [dynamic[i] if s is None else s for i, s in enumerate(static)]
+
+
+def masked(lengths):
+    slen = tf.reduce_max(lengths)
+    mask = tf.range(6)[None, :] < lengths[:, None]
+    assert shape_list(mask) == [shape_list(lengths)[0], slen], "mask shape"  # flag
+    return tf.cast(mask, tf.float32) * tf.cast(slen, tf.float32)
+'''
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 6), min_size=1, max_size=4))
+def test_sequence_equality_assert_packs_both_sides(lengths):
+    """``assert shape_list(mask) == [bs, slen]`` (transformers' TF XLM and Flaubert masks): the UNSAFE
+    fix ``tf.debugging.Assert(tf.reduce_all(tf.equal(A, B)), ...)`` returns the original's values
+    eagerly, in a tf.function and under XLA wherever the original returns (the longest length is
+    the mask's 6 columns), and raises outside XLA where the original's assert fails."""
+    (diagnostic,) = attach_fixes(_SEQUENCE_ASSERT, ast.parse(_SEQUENCE_ASSERT), [flagged(_SEQUENCE_ASSERT)])
+    assert diagnostic.fix.applicability.value == "unsafe", diagnostic.fix.message
+    fixed_source = apply_edits(_SEQUENCE_ASSERT, diagnostic.fix.edits)
+    assert "tf.reduce_all(tf.equal(shape_list(mask), [shape_list(lengths)[0], slen]))" in fixed_source
+    original = load("original_sequence_assert", _SEQUENCE_ASSERT)["masked"]
+    fixed = load("fixed_sequence_assert", fixed_source)["masked"]
+    x = tf.constant(lengths, tf.int32)
+    versions = [fixed, tf.function(fixed), tf.function(fixed, jit_compile=True)]
+    if max(lengths) == 6:
+        expected = original(x)
+        for version in versions:
+            assert_same(expected, version(x), 0.0)
+        return
+    with pytest.raises(AssertionError):
+        original(x)
+    for version in versions[:2]:
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            version(x)
+
+
+_BOUNDED_BINCOUNT = '''import tensorflow as tf
+
+
+def histogram(images):
+    levels = tf.cast(tf.clip_by_value(images * 255.0, 0.0, 255.0), tf.int32)
+    return tf.math.bincount(tf.reshape(levels, [-1]){minlength})  # flag
+
+
+def equalized(images):
+    levels = tf.cast(tf.clip_by_value(images * 255.0, 0.0, 255.0), tf.int32)
+    hist = tf.math.bincount(tf.reshape(levels, [-1]))
+    cdf = tf.cast(tf.cumsum(hist), tf.float32)
+    cdf = cdf / cdf[-1]
+    return tf.gather(cdf, levels)
+'''
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hnp.arrays(np.float32, st.sampled_from([(0,), (5,), (2, 3)]),
+                  elements=st.floats(-0.5, 1.5, **F32) | st.sampled_from([0.0, 1.0, 255.0 / 256.0])))
+def test_bincount_of_clipped_ids_gets_the_bound_as_its_length(images):
+    """``tf.math.bincount`` of ids the code clips to [0, 255] (fixes28): with ``minlength=256`` the SAFE
+    one-hot sum of depth 256 equals the original eagerly, in a tf.function and under XLA (empty ids,
+    values clipped at both ends); without ``minlength`` the UNSAFE fix's first ``max(ids) + 1`` bins
+    are the original's and the rest zeros, and a histogram equalization that reads the cumulative
+    counts only at the ids and at their end returns the original's values."""
+    x = tf.constant(images)
+    for minlength, applicability in ((", minlength=256", "safe"), ("", "unsafe")):
+        source = _BOUNDED_BINCOUNT.replace("{minlength}", minlength)
+        (diagnostic,) = attach_fixes(source, ast.parse(source), [flagged(source)])
+        assert diagnostic.fix.applicability.value == applicability, diagnostic.fix.message
+        original = load(f"original_bounded_bincount{len(minlength)}", source)
+        fixed = load(f"fixed_bounded_bincount{len(minlength)}", apply_edits(source, diagnostic.fix.edits))
+        expected = original["histogram"](x).numpy()
+        for version in (fixed["histogram"], tf.function(fixed["histogram"]),
+                        tf.function(fixed["histogram"], jit_compile=True)):
+            got = version(x).numpy()
+            assert got.dtype == expected.dtype and got.shape == (256,)
+            np.testing.assert_array_equal(got[:len(expected)], expected)
+            assert not got[len(expected):].any()
+    if images.size:
+        source = _BOUNDED_BINCOUNT.replace("{minlength}", "")
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.math.bincount"
+                    and n.lineno > 8)
+        (diagnostic,) = attach_fixes(source, tree, [_rewrite_tests.diagnostic_at(node, "XLA204")])
+        fixed = load("fixed_equalized", apply_edits(source, diagnostic.fix.edits))["equalized"]
+        expected = load("original_equalized", source)["equalized"](x)
+        assert_same(expected, tf.function(fixed, jit_compile=True)(x), 1e-6)
+
+
+_HASHED_BINCOUNT = '''import tensorflow as tf
+
+
+def bucket_counts(ids):
+    return tf.math.bincount(tf.cast(ids, tf.int32) % 8, minlength=8)  # flag
+'''
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hnp.arrays(np.int64, st.sampled_from([(0,), (4,), (2, 3)]), elements=st.integers(-50, 50)))
+def test_bincount_of_hashed_ids_is_safe_with_the_bucket_count(ids):
+    """Ids hashed into 8 buckets (``x % 8``, floored: in [0, 7] for negative ids too) counted with
+    ``minlength=8`` (fixes28): the SAFE one-hot sum of depth 8 equals the original eagerly, in a
+    tf.function and under XLA, empty ids included."""
+    (diagnostic,) = attach_fixes(_HASHED_BINCOUNT, ast.parse(_HASHED_BINCOUNT), [flagged(_HASHED_BINCOUNT)])
+    assert diagnostic.fix.applicability.value == "safe", diagnostic.fix.message
+    original = load("original_hashed_bincount", _HASHED_BINCOUNT)["bucket_counts"]
+    fixed = load("fixed_hashed_bincount", apply_edits(_HASHED_BINCOUNT, diagnostic.fix.edits))["bucket_counts"]
+    x = tf.constant(ids)
+    expected = original(x)
+    for version in (fixed, tf.function(fixed), tf.function(fixed, jit_compile=True)):
+        assert_same(expected, version(x), 0.0)

@@ -1511,3 +1511,68 @@ def test_positions_read_outside_a_reduction_or_rebound_are_not_rewritten():
     assert mask_fix(head + "    return jnp.sum(b[idx]) + idx[0]\n", "jnp.where(m > 0.5)") is None
     assert mask_fix(head + "    m = m * 2.0\n    return jnp.sum(b[idx])\n", "jnp.where(m > 0.5)") is None
     assert mask_fix(head + "    return jnp.sum(b[idx]) + jnp.sum(b)\n", "jnp.where(m > 0.5)") is not None
+
+
+def test_a_size_read_from_a_mapping_parameter_is_not_made_static():
+    """``jnp.tile(t, (1, batch["size"]))``: marking ``batch`` static can never work, since jax.jit hashes a
+    static argument and a dict is never hashable (measured, jax 0.10: "Non-hashable static arguments are not
+    supported", for a dict of Python ints too), so no fix is offered (fixes28)."""
+    import functools
+
+    source = HEADER + "@jax.jit\ndef f(t, batch):\n    return jnp.tile(t[:, None], (1, batch[\"size\"]))\n"
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.tile")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is None or not result.fix.edits
+    static = functools.partial(jax.jit, static_argnames=("batch",))(lambda t, batch: t * batch["size"])
+    with pytest.raises(ValueError, match="Non-hashable static arguments"):
+        static(jnp.ones(2), batch={"size": 2})
+
+
+_GROWN_HISTORY = HEADER + '''STEPS = 4
+
+
+def rollout(x):
+    history0 = jnp.zeros((0,) + x.shape, jnp.float32)
+
+    def step(i, carry):
+        history, x = carry
+        x = jnp.tanh(x) * 2.0 + i
+        history = jnp.concatenate([history, jnp.expand_dims(x, 0)])
+        return history, x
+
+    history, last = jax.lax.fori_loop(LO, HI, step, (history0, x))
+    return history, last
+'''
+
+
+@pytest.mark.parametrize(("lo", "hi"), [("0", "STEPS"), ("1", "STEPS"), ("2", "2")])  # 2, 2: no step, no fix
+@settings(max_examples=25, deadline=None)
+@given(values=st.lists(st.floats(-3, 3, width=32) | st.sampled_from([float("inf"), float("nan")]), min_size=1,
+                       max_size=3))
+def test_a_history_grown_in_fori_loop_becomes_a_buffer_of_the_loop_length(lo, hi, values, tmp_path_factory):
+    """fixes28: a fori_loop carry that starts empty and gains one row per step (``jnp.expand_dims(x, 0)``
+    here) becomes ``jnp.zeros((hi - lo, ...))`` written at ``i - lo``: under jax.jit it returns the
+    original's rows (run without jit, where the loop is Python and the concatenation legal), NaN and
+    inf included, for a loop from 0 and from 1. A loop of no steps gets no fix: JAX still traces the body,
+    and its write into a buffer of 0 rows raises IndexError."""
+    source = _GROWN_HISTORY.replace("LO", lo).replace("HI", hi)
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.concatenate")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA206")])
+    if lo == hi:
+        assert result.fix is None or not result.fix.edits
+        return
+    assert result.fix is not None and result.fix.applicability == Applicability.UNSAFE
+    fixed_source = apply_edits(source, result.fix.edits)
+    assert "jnp.concatenate" not in fixed_source
+    tmp = tmp_path_factory.mktemp("grown")
+    original = load(f"grown_original_{lo}_{hi}", source, tmp)
+    fixed = load(f"grown_fixed_{lo}_{hi}", fixed_source, tmp)
+    x = jnp.asarray(values, jnp.float32)
+    with jax.disable_jit():
+        expected = original(x)
+    got = jax.jit(fixed)(x)
+    for e, g in zip(expected, got):
+        assert e.shape == g.shape and e.dtype == g.dtype
+        np.testing.assert_allclose(np.asarray(g), np.asarray(e), rtol=1e-6)  # XLA's tanh, not the fix

@@ -1102,3 +1102,30 @@ def test_a_named_prefix_is_masked_only_where_every_read_is_a_reduction_over_the_
             "    return tf.reduce_sum(h * 2.0, axis=1)\n"
     fixed = fix_of(named)
     assert fixed is not None and "h = x" not in apply_edits(named, fixed.edits)
+
+
+@pytest.mark.parametrize(("value", "bound"), [
+    ("tf.cast(tf.clip_by_value(x * 255.0, 0.0, 255.0), tf.int32)", 255),
+    ("tf.reshape(tf.cast(tf.minimum(x, 9), tf.int64), [-1])", 9),
+    ("tf.cast(tf.clip_by_value(x, 0.0, 7.5), tf.int32)[0]", 7),
+    ("tf.cast(tf.clip_by_value(x, 0.0, 255.0), tf.float32)", None),  # not an integer cast
+    ("tf.cast(tf.clip_by_value(x, 0.0, 255.0), tf.int32) + 1", None),  # arithmetic after the bound
+    ("tf.cast(tf.clip_by_value(x, 0.0, hi), tf.int32)", None),  # a bound that is no number
+    ("tf.cast(tf.minimum(9, x), tf.int32)", None),
+    ("tf.cast(x, tf.int32)", None),
+    ("tf.cast(x, tf.int32) % 8", 7),  # an integer remainder: below the modulus
+    ("tf.math.floormod(tf.cast(x, tf.int64), 8)", 7),
+    ("tf.cast(x % 8, tf.int32)", 8),  # x may be a float: -1e-20 % 8.0 rounds to 8.0
+    ("tf.cast(x, tf.int32) % hi", None),
+    ("tf.cast(x, tf.int32) % -8", None),
+])
+def test_int_upper_bound_reads_only_bounds_the_code_shows(value, bound):
+    """fixes28: the bound of an integer tensor that sets a bincount's length comes from a clip, a
+    minimum or a remainder by a number, through integer casts and element moves, and from nothing else."""
+    from xlacheck.rewrites._source import Source
+    from xlacheck.rewrites.value_bounds import int_upper_bound
+
+    text = f"import tensorflow as tf\ndef f(x, hi):\n    ids = {value}\n    return ids\n"
+    tree = ast.parse(text)
+    read = tree.body[1].body[1].value  # type: ignore[attr-defined]
+    assert int_upper_bound(Source(text, tree), read) == bound

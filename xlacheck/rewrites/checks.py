@@ -61,6 +61,27 @@ def split_guards(test: ast.expr) -> tuple[list[ast.expr], ast.expr]:
     return [], test
 
 
+SEQUENCE_PACKED = ("each side of the sequence comparison is packed into one tensor: a None, a nested list, or elements "
+                   "of different dtypes raise where Python compared them one by one, and sides of different lengths "
+                   "or a tuple against a list, where the original's comparison is false, may broadcast and pass")
+
+
+def sequence_check(src: Source, test: ast.expr, equal: bool) -> str | None:
+    """For ``A == B`` (``equal``) or ``A != B`` (not ``equal``) with a list or tuple literal on one
+    side (``shape_list(mask) == [bs, slen]``), the tensor condition that holds where the sequences
+    are equal: ``tf.reduce_all(tf.equal(A, B))``. Python's sequence equality is the equality of
+    every pair of elements (after equal lengths), which asks each tensor comparison for ``bool()``
+    while tracing; ``tf.equal`` of the two packed sides compares the same pairs as one tensor."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq if equal else ast.NotEq)):
+        return None
+    sides = (test.left, test.comparators[0])
+    literals = [s for s in sides if isinstance(s, (ast.List, ast.Tuple))]
+    if not literals or any(not s.elts or any(isinstance(e, ast.Starred) for e in s.elts) for s in literals):
+        return None
+    return f"{src.tf}.reduce_all({src.tf}.equal({src.segment(sides[0])}, {src.segment(sides[1])}))"
+
+
 def _literal_message(node: ast.AST | None) -> bool:
     return node is None or (isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)))
 
@@ -83,9 +104,14 @@ def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
     guards, test = split_guards(node.test)
     if _python_guard(test) or python_shape_test(src, test) or (guards and not src.alone_on_lines(node, node)):
         return None  # a Python-level condition is no tensor check
-    if sequence_equality(test):
-        return None
-    cond = truth(src, test, False, reasons)
+    if sequence_equality(test):  # `shape_list(m) == [bs, n]`: one comparison of the packed sides, or none
+        packed = sequence_check(src, test, True)
+        if packed is None:
+            return None
+        cond = packed
+        reasons.append(SEQUENCE_PACKED)
+    else:
+        cond = truth(src, test, False, reasons)
     if _literal_message(node.msg):
         message = src.segment(node.msg) if node.msg is not None else repr(f"assertion failed: {src.segment(node.test)}")
     else:
@@ -123,9 +149,17 @@ def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise, on_false: bool =
         return None
     reasons: list[str] = []
     guards, test = split_guards(node.test)
-    if _python_guard(test) or (on_false and guards) or sequence_equality(test):
-        return None  # a Python-level condition is no tensor check; a sequence equality has no Assert form
-    cond = truth(src, test, not on_false, reasons)
+    if _python_guard(test) or (on_false and guards):
+        return None  # a Python-level condition is no tensor check
+    packed = sequence_check(src, test, on_false) if sequence_equality(test) else None
+    if sequence_equality(test) and packed is None:
+        return None  # a sequence equality of another form has no Assert form
+    if packed is not None:  # `if shape_list(m) != [bs, n]: raise`: goes on where the sequences are equal
+        reasons.append(SEQUENCE_PACKED)
+        checked = packed
+    else:
+        cond = truth(src, test, not on_false, reasons)
+        checked = cond if on_false else f"{src.tf}.logical_not({cond})"
     exc = raise_.exc
     kind = dotted(exc.func if isinstance(exc, ast.Call) else exc) if exc is not None else None
     if isinstance(exc, ast.Call) and exc.args and not exc.keywords and not isinstance(exc.args[0], ast.Starred):
@@ -139,7 +173,6 @@ def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise, on_false: bool =
     catcher = who_catches(src, node, kind.rpartition(".")[2] if kind else "exception")
     if catcher:
         reasons.append(catcher)
-    checked = cond if on_false else f"{src.tf}.logical_not({cond})"
     text = f"{src.tf}.debugging.Assert({checked}, [{message}])"
     note = CHECK_NOTE.format(exc=kind or "the raised exception")
     lines = [text]

@@ -74,6 +74,7 @@ from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import certain_dtype, is_floating
 from xlacheck.rewrites.ragged import rewrite_ragged_to_tensor
 from xlacheck.rewrites.segment_bounds import partner
+from xlacheck.rewrites.value_bounds import int_upper_bound
 
 UNIQUE = frozenset({"tf.unique", "tf.math.unique", "tf.unique_with_counts", "tf.math.unique_with_counts"})
 SEGMENTS = frozenset(f"tf.math.segment_{op}" for op in ("sum", "mean", "max", "min", "prod"))
@@ -186,19 +187,26 @@ def _bincount(src: Source, node: ast.Call) -> Fix | None:
     tf = src.tf
     low, high = kw(node, "minlength"), kw(node, "maxlength")
     allowed = {"minlength", "maxlength", "dtype", "weights"}
-    if len(node.args) != 1 or high is None or any(k.arg not in allowed for k in node.keywords):
+    bounded = _bounded_ids(src, node, low) if high is None else None
+    if len(node.args) != 1 or (high is None and bounded is None) or any(k.arg not in allowed for k in node.keywords):
         return explain("bincount's output length depends on the largest value, and XLA specializes on the "
                        "values even with minlength == maxlength: count with "
                        "tf.reduce_sum(tf.one_hot(ids, K), axis=0) for a static number of classes K")
     reasons = []
-    size_text = src.segment(high)
-    low_int, high_int = (static_int(src, low) if low is not None else None), static_int(src, high)
-    if low is None or src.segment(low) != size_text and not (
-            low_int is not None and high_int is not None and low_int >= high_int):
+    if bounded is not None:  # no maxlength: the ids' own bound sets the length
+        high_int, reason = bounded
+        size_text = str(high_int)
+        reasons += [reason] if reason else []
+    else:
+        assert high is not None
+        size_text = src.segment(high)
+        low_int, high_int = (static_int(src, low) if low is not None else None), static_int(src, high)
+    if bounded is None and (low is None or src.segment(low) != size_text and not (
+            low_int is not None and high_int is not None and low_int >= high_int)):
         # The original has max(minlength, max(ids) + 1) bins, capped at maxlength: data-dependent.
         reasons.append(f"the original has max(minlength, max(ids) + 1) bins, at most maxlength; the fix always has "
                        f"`{size_text}` bins (the ones past the largest id are zeros)")
-    if not (high_int is not None and 0 <= high_int < 2**31 or _int32_length(src, high)):
+    if not (high_int is not None and 0 <= high_int < 2**31 or high is not None and _int32_length(src, high)):
         reasons.append(f"`{size_text}` is not a Python int or an int32 shape the fixer can see (bincount also "
                        "accepts an int64 tensor length with int64 ids, tf.one_hot does not)")
     ids = f"{tf}.reshape({tf}.cast({arg(src, node.args[0])}, {tf}.int64), [-1])"
@@ -220,6 +228,28 @@ def _bincount(src: Source, node: ast.Call) -> Fix | None:
         message = ("Sum the weights per bin with unsorted_segment_sum of static size (bincount is value-specialized "
                    "under XLA; negative ids, which raise in bincount, are dropped)")
     return make_fix(message, [replace(src, node, text)], reasons)
+
+
+def _bounded_ids(src: Source, node: ast.Call, low: ast.expr | None) -> tuple[int, str | None] | None:
+    """For ``tf.math.bincount(ids[, minlength=K])`` without ``maxlength``, whose ids the code bounds
+    by ``B`` (:func:`int_upper_bound`: ``tf.cast(tf.clip_by_value(x * 255.0, 0.0, 255.0), tf.int32)``,
+    ``tf.cast(h, tf.int32) % NUM_BUCKETS``):
+    the number of bins of the fix, and the reason it is UNSAFE (None: SAFE). The original has
+    ``max(K, max(ids) + 1)`` bins and ``max(ids) + 1 <= B + 1``: with a literal ``K >= B + 1`` that
+    is always ``K`` (SAFE); otherwise the fix has ``B + 1`` bins, equal to the original's where the
+    ids reach ``B``, and zeros past the largest id elsewhere. None when no bound shows, or ``K``
+    is not a literal."""
+    if len(node.args) != 1:
+        return None
+    bound = int_upper_bound(src, node.args[0])
+    low_int = static_int(src, low) if low is not None else 0
+    if bound is None or low_int is None or bound + 1 >= 2**31:
+        return None
+    if low_int >= bound + 1:
+        return low_int, None
+    return bound + 1, (f"the ids are at most {bound} (bounded where they are computed), so the original has "
+                       f"max(minlength, max(ids) + 1) bins, at most {bound + 1}; the fix always has {bound + 1} "
+                       "(the ones past the largest id are zeros)")
 
 
 _COUNT = "num_segments"  # the op's own argument: a value the code names after it is the count it configures

@@ -54,7 +54,8 @@ JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_
                            "rewrite_jax_host_read", "rewrite_jax_filtered_sum", "rewrite_jax_static_argument",
                            "rewrite_jax_dynamic_slice", "rewrite_jax_static_branch",
                            "rewrite_jax_check", "rewrite_jax_debug_print",
-                           "rewrite_jax_static_condition", "rewrite_jax_segment_count"})
+                           "rewrite_jax_static_condition", "rewrite_jax_segment_count",
+                           "rewrite_jax_grown_carry"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 

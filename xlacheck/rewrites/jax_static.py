@@ -25,7 +25,9 @@ Python value while tracing, the same for every function that takes the class.
 
 Always UNSAFE: each new value of a static argument compiles the function anew (the recompile the
 rule's message warns about), and a static argument must be hashable: a caller that passes an
-array there raises (pass a Python int or tuple). Only for a bare ``@jax.jit`` (``@jit`` imported
+array there raises (pass a Python int or tuple). A size read from a parameter by a string key
+(``batch["size"]``) is no candidate: that parameter is a mapping, and jax.jit rejects a dict as a
+static argument on every call, even a dict of Python ints. Only for a bare ``@jax.jit`` (``@jit`` imported
 from jax) decorator; ``import functools`` is added when the module has none.
 """
 
@@ -127,6 +129,8 @@ class _StaticValue:
             return isinstance(expr.value, ast.Name) and (expr.value.id in self.params or (
                 expr.value.id not in self.stores and self.enclosing_parameter(expr.value.id) is not None))
         if isinstance(expr, ast.Subscript):
+            if isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str):
+                return False  # `batch["size"]`: a mapping, and a dict is never hashable, so never static
             return self.read(expr.value) and self.read(expr.slice)
         if isinstance(expr, ast.Slice):
             return all(self.read(part) for part in (expr.lower, expr.upper, expr.step) if part is not None)

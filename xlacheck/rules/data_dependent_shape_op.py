@@ -209,6 +209,12 @@ class DataDependentShapeOp(Rule):
     - Unsafe: float weights (summed in another order: the last bits may differ); a
       `maxlength` without an equal `minlength` (the original has `max(minlength, max(ids) + 1)`
       bins, capped at `maxlength`; the fix always has `maxlength` bins, the extra ones zeros).
+    - Without `maxlength`, ids the code bounds by B where it computes them (`tf.clip_by_value(x, lo, B)`,
+      `tf.minimum(x, B)`, an integer `ids % (B + 1)`, through an integer `tf.cast`, reshapes and
+      subscripts) give the same
+      one-hot sum with `max(minlength, B + 1)` bins: safe for a literal `minlength >= B + 1` (the
+      original's length on every input), unsafe otherwise (the original has `max(ids) + 1` bins,
+      the fix `B + 1`, the extra ones zeros).
     - `tf.math.segment_sum/prod(data, ids)` (and `segment_mean` of provably float data) becomes
       `tf.math.unsorted_segment_*` with `num_segments=max(ids) + 1` (0 for empty ids), ids in
       int64; unsorted or negative ids, which raise in the original, are no longer checked. It
@@ -335,6 +341,28 @@ class DataDependentShapeOp(Rule):
                             "data-dependent row count): this fails under XLA; XLA needs static shapes (compiled: "
                             "decorated with tf.function(jit_compile=True) at line 2)"),
                 )),
+        # fixes28: no maxlength, but ids the code bounds (a clip, then an int cast): a minlength past the bound
+        # is the original's length on every input (SAFE)
+        Example("""
+            import tensorflow as tf
+
+
+            @tf.function(jit_compile=True)
+            def f(images):
+                levels = tf.cast(tf.clip_by_value(images * 255.0, 0.0, 255.0), tf.int32)
+                return tf.math.bincount(levels, minlength=256)
+        """, fixed="""
+            import tensorflow as tf
+
+
+            @tf.function(jit_compile=True)
+            def f(images):
+                levels = tf.cast(tf.clip_by_value(images * 255.0, 0.0, 255.0), tf.int32)
+                return tf.reduce_sum(tf.one_hot(tf.reshape(tf.cast(levels, tf.int64), [-1]), 256, dtype=tf.int32), axis=0)
+        """, expected=(
+            (7, 12, "tf.math.bincount: tf.math.bincount needs its inputs' values (even with minlength == maxlength): "
+                    "compiles only by value specialization, recompiling per value; XLA needs static shapes"),
+        )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -28,6 +28,12 @@ _JAX_LOOPS = {
 }
 
 
+# the fixes28 example: a fori_loop history grown from empty (`row`), and its buffer form
+_GROWN = ("import jax\nimport jax.numpy as jnp\nSTEPS = 4\n@jax.jit\ndef rollout(x):\n    def step(i, carry):\n"
+          "        history, x = carry\n        history = {row}\n        return history, x\n"
+          "    history, _ = jax.lax.fori_loop(1, STEPS, step, (jnp.zeros(({start})), x))\n    return history\n")
+
+
 class LoopGrownTensor(Rule):
     """
     ## What it does
@@ -77,11 +83,18 @@ class LoopGrownTensor(Rule):
     TensorFlow code loops over `x.shape[k]` instead, the size known when traced, so Python unrolls
     the loop (`rewrites/static_dims.py`). Unsafe: the loop is unrolled (one copy of its body per
     step), and a dimension unknown when traced (None in an input_signature) makes `range` raise.
+
+    A `jax.lax.fori_loop(lo, hi, body, init)` carry that starts empty (`jnp.zeros((0, d))`) and
+    gains one row per step (`h = jnp.concatenate([h, row[None, :]], axis=0)`), with `lo` and `hi`
+    Python ints the reader can see and `h` read nowhere else in the body, starts as
+    `jnp.zeros((hi - lo, d))` and the step writes `h.at[i - lo].set(row)`: after the loop it
+    holds the rows the original appended. Unsafe: the row is written in the buffer's dtype,
+    where `jnp.concatenate` promoted the two.
     """
 
     code = "XLA206"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_loop", "rewrite_static_dim_range")
+    fix = ("rewrite_loop", "rewrite_static_dim_range", "rewrite_jax_grown_carry")
     name = "loop-grown-tensor"
     node_types = (ast.Assign, ast.Return)
     in_helpers = True
@@ -209,6 +222,16 @@ class LoopGrownTensor(Rule):
                            "changes per iteration, which a staged loop cannot carry ('... enters the loop with shape "
                            "..., but has shape ... after one iteration'); keep a fixed shape (a mask, a preallocated "
                            "buffer, or a tf.TensorArray with a static size)"),
+                )),
+        # fixes28: a fori_loop history that starts empty and gains one row per step, fixed as a buffer
+        Example(_GROWN.format(start="0, 3", row="jnp.concatenate([history, x[None, :]], axis=0)"),
+                fixed=_GROWN.format(start="STEPS - 1, 3", row="history.at[i - 1].set(x)"),
+                expected=(
+                    (8, 19, "loop carry `history` joined with more rows in a jax.lax.fori_loop body: the carry "
+                            "the body returns has another shape than the one it takes, which JAX rejects when it "
+                            "traces the loop ('body function carry input and carry output must have equal types'); "
+                            "preallocate the carry at its final size and write into it (`.at[i].set`, "
+                            "`lax.dynamic_update_slice`)"),
                 )),
     )
 

@@ -52,7 +52,11 @@ class TensorAssertStatement(Rule):
     reads as None. Under `jax.jit`, `assert c, msg` becomes a `jax.debug.callback` that raises
     `AssertionError(msg)` when the compiled code runs and `c` is false: equal wherever the original
     returns; unsafe because the error reaches the caller wrapped in JAX's runtime error (and the
-    check also runs under `python -O`).
+    check also runs under `python -O`). An assert of a sequence equality
+    (`assert shape_list(mask) == [bs, slen]`) becomes
+    `tf.debugging.Assert(tf.reduce_all(tf.equal(A, B)), ...)`: Python compares the pairs one by
+    one, `tf.equal` the packed sides at once, equal wherever the original returns. Unsafe: a
+    `None`, a nested list or mixed dtypes in a side raise when packed.
     """
 
     code = "XLA102"
@@ -205,6 +209,32 @@ class TensorAssertStatement(Rule):
             (14, 5, '`assert` on a tensor: AutoGraph does not convert assert statements, so tracing fails '
                     "with 'Using a symbolic tf.Tensor as a Python bool'; use tf.debugging.assert_* (XLA drops "
                     'the check, eager mode keeps it)'),
+        )),
+        # the same sequence equality, fixed: the two sides packed and compared as one tensor (fixes28)
+        Example("""
+            import tensorflow as tf
+
+
+            @tf.function(jit_compile=True)
+            def f(lengths):
+                slen = tf.reduce_max(lengths)
+                mask = tf.range(6)[None, :] < lengths[:, None]
+                assert [mask.shape[0], 6] == [2, slen], "mask shape"
+                return mask
+        """, fixed="""
+            import tensorflow as tf
+
+
+            @tf.function(jit_compile=True)
+            def f(lengths):
+                slen = tf.reduce_max(lengths)
+                mask = tf.range(6)[None, :] < lengths[:, None]
+                tf.debugging.Assert(tf.reduce_all(tf.equal([mask.shape[0], 6], [2, slen])), ["mask shape"])
+                return mask
+        """, expected=(
+            (8, 5, '`assert` on a tensor: AutoGraph does not convert assert statements, so tracing fails '
+                   "with 'Using a symbolic tf.Tensor as a Python bool'; use tf.debugging.assert_* (XLA drops "
+                   'the check, eager mode keeps it)'),
         )),
     )
 

@@ -1,0 +1,142 @@
+"""A ``lax.fori_loop`` carry that starts empty and gains one row per step (XLA206) -> a buffer of
+the final size, written at the step's row.
+
+``history = jnp.concatenate([history, row[None, :]], axis=0)`` in the body of
+``lax.fori_loop(lo, hi, body, (..., jnp.zeros((0, 3)), ...))`` returns a carry one row longer than
+the one it received, which JAX rejects (the carry must keep its type). When ``lo`` and ``hi`` are
+Python ints the reader can see (literals or module constants, :func:`static_int`), the loop runs
+exactly ``hi - lo`` steps, so after it the original's ``history`` holds the rows of steps
+``lo .. hi - 1`` in order: the fix starts from ``jnp.zeros((hi - lo, 3))`` and writes step ``i``'s
+row at ``i - lo`` (``history.at[i - lo].set(row)``). After the loop both hold the same rows. A loop
+of no steps (``hi <= lo``) is left alone: JAX traces the body anyway, and the write into a buffer
+of 0 rows raises IndexError while tracing.
+
+Taken only when the body reads ``history`` nowhere else (mid-loop the buffer's later rows are
+zeros, where the original had no rows), the step variable is not rebound, the carry element is
+unpacked from the carry (``history, pos = carry``) or is the carry, and the empty start is a
+``jnp.zeros``/``jnp.empty`` call read only there. UNSAFE: ``.at[].set`` writes the row in the
+buffer's dtype, where ``jnp.concatenate`` promoted the two dtypes (a float32 buffer and a float64
+row).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Fix
+from xlacheck.rewrites._expr import static_int
+from xlacheck.rewrites._fix import make_fix, replace, rewriter
+from xlacheck.rewrites._source import Source
+from xlacheck.rewrites.jax_static import canonical
+
+PROMOTION = ("`.at[].set` writes each row in the buffer's dtype, where jnp.concatenate promoted the buffer's and "
+             "the row's dtypes")
+_EMPTY = frozenset({"jax.numpy.zeros", "jax.numpy.empty"})
+
+
+def _row(src: Source, node: ast.expr) -> ast.expr | None:
+    """``x`` of ``x[None]``, ``x[None, :]``, ``x[None, ...]`` or ``jnp.expand_dims(x, 0)``: one new
+    leading axis of length 1."""
+    if isinstance(node, ast.Subscript):
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        lead, rest = parts[0], parts[1:]
+        if isinstance(lead, ast.Constant) and lead.value is None and all(
+                (isinstance(p, ast.Slice) and p.lower is None and p.upper is None and p.step is None)
+                or (isinstance(p, ast.Constant) and p.value is Ellipsis) for p in rest):
+            return node.value
+        return None
+    if isinstance(node, ast.Call) and canonical(src, node.func) == "jax.numpy.expand_dims" and len(node.args) == 2 \
+            and not node.keywords and isinstance(node.args[1], ast.Constant) and node.args[1].value == 0:
+        return node.args[0]
+    return None
+
+
+def _empty_start(src: Source, init: ast.expr, scope: ast.AST) -> ast.Constant | None:
+    """The literal ``0`` leading a ``jnp.zeros((0, ...))``/``jnp.empty((0,) + x.shape)`` call, given
+    inline or through a name bound once and read only here."""
+    if isinstance(init, ast.Name):
+        bound = src.local_binding(init.id, init)
+        if bound is None or len(src.loads_of(init.id, scope)) != 1:
+            return None
+        init = bound
+    if not (isinstance(init, ast.Call) and canonical(src, init.func) in _EMPTY and init.args):
+        return None
+    shape = init.args[0]
+    if isinstance(shape, ast.BinOp) and isinstance(shape.op, ast.Add):
+        shape = shape.left
+    if isinstance(shape, ast.Tuple) and shape.elts and isinstance(shape.elts[0], ast.Constant) \
+            and type(shape.elts[0].value) is int and shape.elts[0].value == 0:
+        return shape.elts[0]
+    return None
+
+
+def _slot(body: ast.FunctionDef, carry: str, name: str) -> int | None:
+    """Where ``name`` sits in the carry: -1 when it is the carry itself, else its index in the one
+    top-level ``a, b = carry`` that unpacks the carry."""
+    if name == carry:
+        return -1
+    for stmt in body.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple) \
+                and isinstance(stmt.value, ast.Name) and stmt.value.id == carry:
+            names = [t.id if isinstance(t, ast.Name) else None for t in stmt.targets[0].elts]
+            return names.index(name) if name in names else None
+    return None
+
+
+@rewriter(ast.Call, pointed=True)
+def rewrite_jax_grown_carry(src: Source, node: ast.AST) -> Fix | None:
+    if not (isinstance(node, ast.Call) and canonical(src, node.func) == "jax.numpy.concatenate"
+            and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple))
+            and len(node.args[0].elts) == 2 and all(k.arg == "axis" for k in node.keywords)):
+        return None
+    if node.keywords and not (isinstance(node.keywords[0].value, ast.Constant) and node.keywords[0].value.value == 0):
+        return None
+    grown, appended = node.args[0].elts
+    row = _row(src, appended)
+    stmt = src.parents.get(node)
+    body = src.parents.get(stmt) if stmt is not None else None
+    if not (isinstance(grown, ast.Name) and row is not None and isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == grown.id
+            and isinstance(body, ast.FunctionDef) and len(body.args.args) == 2 and not body.decorator_list):
+        return None
+    step, carry = (a.arg for a in body.args.args)
+    stores = src.stores_in(body)
+    slot = _slot(body, carry, grown.id)
+    if slot is None or stores.get(step) or len(stores.get(grown.id, [])) != (1 if slot == -1 else 2):
+        return None
+    returns = [r for r in ast.walk(body) if isinstance(r, ast.Return)]
+    if len(returns) != 1 or returns[0] is not body.body[-1] or returns[0].value is None:
+        return None
+    returned = returns[0].value
+    if slot == -1:
+        ok = isinstance(returned, ast.Name) and returned.id == grown.id
+    else:
+        ok = isinstance(returned, ast.Tuple) and len(returned.elts) > slot \
+            and isinstance(returned.elts[slot], ast.Name) and returned.elts[slot].id == grown.id
+    reads = src.loads_of(grown.id, body)
+    if not ok or len(reads) != 2 or any(r is not grown and r is not getattr(returned, "elts", [returned])[slot]
+                                        for r in reads):
+        return None
+    scope = src.scope_of(body)
+    uses = src.loads_of(body.name, scope)
+    loop = src.parents.get(uses[0]) if len(uses) == 1 else None
+    if not (isinstance(loop, ast.Call) and canonical(src, loop.func) == "jax.lax.fori_loop" and len(loop.args) == 4
+            and not loop.keywords and loop.args[2] is uses[0]):
+        return None
+    lo, hi, init = loop.args[0], loop.args[1], loop.args[3]
+    lo_int, hi_int = static_int(src, lo), static_int(src, hi)
+    if lo_int is None or hi_int is None or hi_int <= lo_int:  # no step: JAX still traces the body's write
+        return None
+    if slot != -1:
+        if not (isinstance(init, ast.Tuple) and len(init.elts) > slot):
+            return None
+        init = init.elts[slot]
+    zero = _empty_start(src, init, scope)
+    if zero is None:
+        return None
+    count = src.segment(hi) if lo_int == 0 else f"{src.segment(hi)} - {src.segment(lo)}"
+    at = step if lo_int == 0 else f"{step} - {src.segment(lo)}"
+    edits = [replace(src, zero, count), replace(src, node, f"{grown.id}.at[{at}].set({src.segment(row)})")]
+    return make_fix(f"Preallocate `{grown.id}` with the loop's {hi_int - lo_int} rows and write step `{step}`'s row "
+                    "into it: the carry keeps its shape, and after the loop it holds the rows the original appended",
+                    edits, [PROMOTION])
