@@ -391,6 +391,15 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 "def train_step(model, opt, reviews, labels, device):\n    ids = collate(reviews, device)\n"
                 "    loss = model(ids, labels)\n    loss.backward()\n    opt.step()\n    return loss.detach()\n",
                 torch_xla=True),
+        # the model's forward slices to its input's own length (fairseq's decoder, pytorch/xla#855): a static
+        # dimension of a tensor, not a Python value handed in (a Python int has no shape)
+        Example("import torch\nimport torch.nn as nn\nclass Decoder(nn.Module):\n    def __init__(self):\n"
+                "        super().__init__()\n        self.emb = nn.Embedding(40, 16)\n"
+                "        self.conv = nn.Conv1d(16, 16, 3, padding=2)\n    def forward(self, tokens):\n"
+                "        y = self.conv(self.emb(tokens).transpose(1, 2))\n"
+                "        return y[..., :tokens.shape[1]].transpose(1, 2)\n"
+                "def train_step(model, opt, tokens, target):\n    loss = (model(tokens) - target).pow(2).mean()\n"
+                "    loss.backward()\n    opt.step()\n    return loss.detach()\n", torch_xla=True),
     )
     INVALID = (
         Example("import random\nimport torch\nimport torch.nn.functional as F\nimport torch_xla\n"
