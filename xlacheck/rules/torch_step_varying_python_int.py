@@ -106,7 +106,8 @@ def _varies(node: ast.AST | None, flags: dict[int, int]) -> ast.AST | None:
     todo = deque([node])
     while todo:
         n = todo.popleft()
-        if isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.BinOp)) and flags.get(id(n), 0) & (STEP_INT | HOST | STEP_ARG):
+        if isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.BinOp)) \
+                and flags.get(id(n), 0) & (STEP_INT | HOST | STEP_ARG):
             return n
         if not _batch_count(n, flags):
             todo.extend(ast.iter_child_nodes(n))
