@@ -2046,9 +2046,21 @@ _SIZE_FACTORIES = frozenset({"torch.arange", "torch.zeros", "torch.ones", "torch
 
 
 def _sized_by(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, b: _Builder) -> bool:
-    """``name`` is a slice bound, a size of a torch factory or the iterable of a loop in ``func``."""
+    """``name`` is a slice bound, a size of a torch factory or the iterable of a loop in ``func``; not
+    through its own shape (``h[..., :tokens.shape[1]]``, ``tokens.size(1)``): a Python int has none, so
+    that bound is a static dimension of a tensor, one graph per input shape."""
     def mentions(e: ast.expr | None) -> bool:
-        return e is not None and any(isinstance(n, ast.Name) and n.id == name for n in walk(e))
+        if e is None:
+            return False
+        todo: list[ast.AST] = [e]
+        while todo:
+            n = todo.pop()
+            if isinstance(n, ast.Name) and n.id == name:
+                return True
+            if _own_shape(n, name):
+                continue
+            todo.extend(ast.iter_child_nodes(n))
+        return False
 
     for n in walk(func):
         if isinstance(n, ast.Slice) and (mentions(n.lower) or mentions(n.upper)):
@@ -2058,6 +2070,14 @@ def _sized_by(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, b: _Build
         if isinstance(n, (ast.For, ast.comprehension)) and mentions(n.iter):
             return True
     return False
+
+
+def _own_shape(n: ast.AST, name: str) -> bool:
+    """``name.shape`` or ``name.size(...)``: the shape of the value ``name`` holds."""
+    if isinstance(n, ast.Attribute) and n.attr == "shape":
+        return isinstance(n.value, ast.Name) and n.value.id == name
+    return isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "size" \
+        and isinstance(n.func.value, ast.Name) and n.func.value.id == name
 
 
 def _param_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:

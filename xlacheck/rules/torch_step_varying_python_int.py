@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections import deque
 
 from xlacheck.analysis import longest_length_of
 from xlacheck.analysis.torch_model import (
@@ -98,13 +99,32 @@ def _argument_bound(node: ast.AST, flags: dict[int, int]) -> bool:
 
 
 def _varies(node: ast.AST | None, flags: dict[int, int]) -> ast.AST | None:
-    """The sub-expression that carries a per-step Python int, if any."""
+    """The sub-expression that carries a per-step Python int, if any (in ``ast.walk`` order). Not the count of
+    the items a step is handed, ``len(batch)`` of a step argument (:func:`_batch_count`)."""
     if node is None:
         return None
-    for n in ast.walk(node):
-        if isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.BinOp)) and flags.get(id(n), 0) & (STEP_INT | HOST | STEP_ARG):
+    todo = deque([node])
+    while todo:
+        n = todo.popleft()
+        if isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.BinOp)) \
+                and flags.get(id(n), 0) & (STEP_INT | HOST | STEP_ARG):
             return n
+        if not _batch_count(n, flags):
+            todo.extend(ast.iter_child_nodes(n))
     return None
+
+
+def _batch_count(n: ast.AST, flags: dict[int, int]) -> bool:
+    """``len(examples)`` of a Python value the step takes as an argument (and nothing drawn per step): the
+    number of examples handed in at each call, the batch's first dimension. A graph input's batch dimension
+    compiles again only when it changes (torch_xla_recompile.json: batch_dim recompiles, same_shape_new_values
+    does not), which is at a smaller last batch: XLA451's fact (it needs the data set's length), no per-step
+    value of this rule."""
+    if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and len(n.args) == 1
+            and not n.keywords and isinstance(n.args[0], ast.Name)):
+        return False
+    arg = flags.get(id(n.args[0]), 0)
+    return bool(arg & STEP_ARG) and not (arg | flags.get(id(n), 0)) & (STEP_INT | HOST)
 
 
 def _loop_count(loop: ast.For, flags: dict[int, int]) -> ast.AST | None:
@@ -263,7 +283,10 @@ class TorchStepVaryingPythonInt(ModuleRule):
     doubles when a longer position first comes) or when a static size changes (the analysis model's
     `cached`). Sizes computed from a tensor's static shape and from numbers a module fixes when it is
     built are no per-step value: one graph per input shape (measured with torch_xla 2.9 on the CPU:
-    three steps of one shape compile once, a second shape once more).
+    three steps of one shape compile once, a second shape once more). Nor the count of the items a
+    step function is handed, `len(reviews)` of its argument (`torch.zeros(len(reviews), MAX_LEN)`):
+    that is the batch's first dimension, which changes only at a smaller last batch (the recompile
+    table's `batch_dim`; whether there is one depends on the data set's length: XLA451).
 
     ## Why is this bad?
     torch_xla bakes Python ints into the graph: a slice offset or a size is a constant of the
@@ -360,6 +383,24 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 "        t = torch.ones(4, 8, device=device).expand(n, 4, 8)\n"
                 "        t = torch.ones(4, 8, device=device)\n        loss = model(x.to(device) * t).sum()\n"
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
+        # the count of the examples the step is handed sizes the batch padded to a fixed length (Lightning
+        # #4046's fix): that is the batch dimension, which changes only at a smaller last batch (XLA451)
+        Example("import torch\nMAX_LEN = 16\ndef collate(reviews, device):\n"
+                "    ids = torch.zeros(len(reviews), MAX_LEN, dtype=torch.long)\n"
+                "    for i, r in enumerate(reviews):\n        ids[i, :len(r[:MAX_LEN])] = torch.tensor(r[:MAX_LEN])\n"
+                "    return ids.to(device)\n"
+                "def train_step(model, opt, reviews, labels, device):\n    ids = collate(reviews, device)\n"
+                "    loss = model(ids, labels)\n    loss.backward()\n    opt.step()\n    return loss.detach()\n",
+                torch_xla=True),
+        # the model's forward slices to its input's own length (fairseq's decoder, pytorch/xla#855): a static
+        # dimension of a tensor, not a Python value handed in (a Python int has no shape)
+        Example("import torch\nimport torch.nn as nn\nclass Decoder(nn.Module):\n    def __init__(self):\n"
+                "        super().__init__()\n        self.emb = nn.Embedding(40, 16)\n"
+                "        self.conv = nn.Conv1d(16, 16, 3, padding=2)\n    def forward(self, tokens):\n"
+                "        y = self.conv(self.emb(tokens).transpose(1, 2))\n"
+                "        return y[..., :tokens.shape[1]].transpose(1, 2)\n"
+                "def train_step(model, opt, tokens, target):\n    loss = (model(tokens) - target).pow(2).mean()\n"
+                "    loss.backward()\n    opt.step()\n    return loss.detach()\n", torch_xla=True),
     )
     INVALID = (
         Example("import random\nimport torch\nimport torch.nn.functional as F\nimport torch_xla\n"
