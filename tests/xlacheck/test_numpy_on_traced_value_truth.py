@@ -52,10 +52,14 @@ _VALID_CALLS = {
 }
 
 
-def _run(source: str, entry: str, args: tuple[Any, ...]) -> None:
+def _load(source: str) -> dict[str, Any]:
     namespace: dict[str, Any] = {}
     exec(compile(textwrap.dedent(source), "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
-    jax.block_until_ready(namespace[entry](*args))
+    return namespace
+
+
+def _run(source: str, entry: str, args: tuple[Any, ...]) -> None:
+    jax.block_until_ready(_load(source)[entry](*args))
 
 
 def test_every_example_has_a_call():
@@ -72,19 +76,15 @@ def _tf() -> Any:
 def test_tf_invalid_example_fails_in_a_graph(index: int):
     tf = _tf()
     entry, args = _TF_INVALID_CALLS[index]
-    namespace: dict[str, Any] = {}
-    exec(compile(textwrap.dedent(NumpyOnTracedValue.INVALID[index].code), "case.py", "exec"), namespace)  # noqa: S102
     with pytest.raises(NotImplementedError, match="symbolic"):
-        namespace[entry](*(tf.constant(a) for a in args()))
+        _load(NumpyOnTracedValue.INVALID[index].code)[entry](*(tf.constant(a) for a in args()))
 
 
 @pytest.mark.parametrize("index", sorted(_TF_VALID_CALLS))
 def test_tf_valid_example_runs(index: int):
     tf = _tf()
     entry, args = _TF_VALID_CALLS[index]
-    namespace: dict[str, Any] = {}
-    exec(compile(textwrap.dedent(NumpyOnTracedValue.VALID[index].code), "case.py", "exec"), namespace)  # noqa: S102
-    target = namespace[entry]
+    target = _load(NumpyOnTracedValue.VALID[index].code)[entry]
     target = target() if isinstance(target, type) else target  # a Keras layer called eagerly
     target(*(tf.constant(a) for a in args()))
 
@@ -169,8 +169,7 @@ def test_tf_table_name_flagged_iff_tracing_raises(name: str):
            f"    {callee}({_TF_ARGS[_tf_form(name)]})\n    return x\n")
     flagged = "XLA326" in {d.code for d in check_source(src, "case.py").diagnostics}
     assert flagged is (name in api_table.numpy_fails_on_symbolic()), src
-    namespace: dict[str, Any] = {}
-    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    namespace = _load(src)
     x, n = tf.ones((2, 2)), tf.constant(0)
     if flagged:
         with pytest.raises(NotImplementedError, match="symbolic"):
