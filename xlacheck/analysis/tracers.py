@@ -22,6 +22,7 @@ parameter) is not proof: ``XLA304`` reads it behind ``--preview``."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from xlacheck import api_table
 from xlacheck.analysis.contexts import Certainty, FunctionInfo, Level, ModuleFacts
@@ -35,17 +36,27 @@ from xlacheck.analysis.values import OP, PARAM, PYLIST, TENSOR
 JAX_OP_PREFIXES = ("jnp.", "jax.numpy.", "jax.lax.", "jax.nn.", "jax.random.", "jax.scipy.")
 
 
-def proven_tracer(expr: ast.expr, flags: int, info: FunctionInfo, facts: ModuleFacts | None = None) -> str | None:
-    """How ``expr`` (with value flags ``flags``, read in ``info``) is known to be a JAX tracer, for
-    messages ("computed by a JAX op", "parameter `x` of a function jax.jit traces"), or None.
+def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: FunctionInfo,
+                  facts: ModuleFacts | None = None) -> str | None:
+    """How ``expr`` (read in ``info``, whose value flags ``flags_of`` gives) is known to be a JAX tracer,
+    for messages ("computed by a JAX op", "parameter `x` of a function jax.jit traces"), or None.
     ``facts``: the file's facts, to follow a helper's parameter to its callers (:func:`traced_parameter`)."""
     if not info.jax or info.certainty is not Certainty.COMPILED:
         return None
+    flags = flags_of(expr)
     if flags & TENSOR and not flags & PYLIST:
         if flags & OP:
             return "computed by a JAX op"
-        if isinstance(expr, ast.Name) and flags & PARAM and (found := _proven_name(expr.id, info, facts, 0)):
+        if isinstance(expr, ast.Name) and flags & PARAM and (found := _proven_name(expr.id, info, facts, 0, expr)):
             return found
+    # arithmetic with a proven tracer is one (`theta * 2.0`, `-x`, `a + b`): JAX arrays define the operators
+    if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.Mod):
+        for side in (expr.left, expr.right):
+            if (found := proven_tracer(side, flags_of, info, facts)) is not None:
+                return found
+        return None
+    if isinstance(expr, ast.UnaryOp) and not isinstance(expr.op, ast.Not):
+        return proven_tracer(expr.operand, flags_of, info, facts)
     # a leaf jax.tree.map hands its function (an array, whatever the value model knows), or an element of one
     base = expr
     while isinstance(base, ast.Subscript) and isinstance(base.ctx, ast.Load):
@@ -56,16 +67,17 @@ def proven_tracer(expr: ast.expr, flags: int, info: FunctionInfo, facts: ModuleF
     return None
 
 
-def _proven_name(name: str, info: FunctionInfo, facts: ModuleFacts | None, depth: int) -> str | None:
+def _proven_name(name: str, info: FunctionInfo, facts: ModuleFacts | None, depth: int,
+                 read: ast.AST | None = None) -> str | None:
     """How the name ``name`` read in ``info`` is a proven tracer: a parameter JAX traces, a helper's
     parameter a traced function passes a tracer, a leaf a ``jax.tree.map`` hands its function from a
     tree of tracers, or the same as an enclosing function's (a closure's free variable); else None."""
     if depth > 3:
         return None
     if name in _parameters(info, with_defaults=True):
-        if traced_parameter(name, info):
+        if traced_parameter(name, info, read):
             return f"parameter `{name}` of a function JAX traces"
-        if facts is not None and _passed_a_tracer(name, info, facts, 0):
+        if facts is not None and _passed_a_tracer(name, info, facts, 0, read):
             return f"parameter `{name}`, which a function JAX traces passes a tracer"
         if facts is not None and not _rebound(name, info) and _mapped_leaf(name, info, facts, depth):
             return f"`{name}`, a leaf jax.tree.map takes from traced arrays"
@@ -114,14 +126,14 @@ def proven_symbolic(flags: int, info: FunctionInfo) -> str | None:
     return "computed by a TensorFlow op"
 
 
-def traced_parameter(name: str, info: FunctionInfo) -> bool:
+def traced_parameter(name: str, info: FunctionInfo, read: ast.AST | None = None) -> bool:
     """``name`` is a parameter that a JAX tracer fills in ``info`` (a ``jax.jit`` target, a JAX
     transformation's function): not static, no default, not ``self``, never rebound in the body."""
     if not (info.jax and info.traced_args) or info.declared or info.static_params_unknown:
         return False
     if name in info.static_params:
         return False
-    return name in _parameters(info, with_defaults=False) and not _rebound(name, info)
+    return name in _parameters(info, with_defaults=False) and not _rebound(name, info, read)
 
 
 def _parameters(info: FunctionInfo, *, with_defaults: bool) -> list[str]:
@@ -135,19 +147,27 @@ def _parameters(info: FunctionInfo, *, with_defaults: bool) -> list[str]:
             if a.arg not in ("self", "cls") and (with_defaults or a.arg not in defaulted)]
 
 
-def _rebound(name: str, info: FunctionInfo) -> bool:
+def _rebound(name: str, info: FunctionInfo, read: ast.AST | None = None) -> bool:
+    """``info`` binds ``name`` anew (an assignment, a loop target, ``global``/``nonlocal``). With
+    ``read``, only where that can change what ``read`` sees: before its line, or in a loop around it
+    (``x = np.asarray(x)`` reads the parameter)."""
     node = info.node
     body = [node.body] if isinstance(node, ast.Lambda) else node.body
+    loops = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, (ast.For, ast.While, ast.AsyncFor))
+             and read is not None and any(sub is read for sub in ast.walk(n))]
     for stmt in body:
         for sub in ast.walk(stmt):
-            if isinstance(sub, ast.Name) and sub.id == name and not isinstance(sub.ctx, ast.Load):
-                return True
             if isinstance(sub, (ast.Global, ast.Nonlocal)) and name in sub.names:
                 return True
+            if isinstance(sub, ast.Name) and sub.id == name and not isinstance(sub.ctx, ast.Load):
+                if read is None or sub.lineno < getattr(read, "lineno", 0) or any(
+                        any(x is sub for x in ast.walk(loop)) for loop in loops):
+                    return True
     return False
 
 
-def _passed_a_tracer(name: str, info: FunctionInfo, facts: ModuleFacts, depth: int) -> bool:
+def _passed_a_tracer(name: str, info: FunctionInfo, facts: ModuleFacts, depth: int,
+                     read: ast.AST | None = None) -> bool:
     """A call in a function of this file that JAX traces binds the helper ``info``'s parameter
     ``name`` (never rebound in it) to a proven tracer: that function's own traced parameter, a JAX
     op's result (directly or through a name every assignment of which is one), or, at most two
@@ -155,7 +175,7 @@ def _passed_a_tracer(name: str, info: FunctionInfo, facts: ModuleFacts, depth: i
     runs, the helper gets a tracer."""
     node = info.node
     if depth > 2 or isinstance(node, ast.Lambda) or name not in _parameters(info, with_defaults=True) \
-            or _rebound(name, info):
+            or _rebound(name, info, read):
         return False
     params = [a.arg for a in node.args.posonlyargs + node.args.args]
     for caller in facts.functions:
@@ -178,7 +198,7 @@ def _passed_a_tracer(name: str, info: FunctionInfo, facts: ModuleFacts, depth: i
             if assigned is None:
                 assigned = own_returns_and_assignments(caller.node)[1]
             if _jax_op(arg, facts.aliases, assigned, 0) or isinstance(arg, ast.Name) and (
-                    traced_parameter(arg.id, caller) or _passed_a_tracer(arg.id, caller, facts, depth + 1)):
+                    traced_parameter(arg.id, caller, arg) or _passed_a_tracer(arg.id, caller, facts, depth + 1, arg)):
                 return True
     return False
 

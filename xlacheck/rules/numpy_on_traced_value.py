@@ -32,7 +32,7 @@ def numpy_on_traced_value(node: ast.AST, ctx: RuleContext) -> str | None:
                             "concrete values and raises 'Cannot convert a symbolic tf.Tensor to a numpy array' "
                             "(measured); use the tf.* op")
                 continue
-            evidence = proven_tracer(value, ctx.flags(value), ctx.function, ctx.facts)
+            evidence = proven_tracer(value, ctx.flags, ctx.function, ctx.facts)
             if evidence is not None:
                 return (f"{name} on a traced array ({evidence}) under jax.jit ({ctx.function.why}): it needs "
                         "concrete values and raises a tracer conversion error (measured); use the jnp.* / "
@@ -51,7 +51,7 @@ def _indexed(node: ast.Subscript, ctx: RuleContext) -> str | None:
     for part in parts:
         for b in [part.lower, part.upper, part.step] if isinstance(part, ast.Slice) else [part]:
             if b is not None and evidence is None:
-                evidence = proven_tracer(b, ctx.flags(b), ctx.function, ctx.facts)
+                evidence = proven_tracer(b, ctx.flags, ctx.function, ctx.facts)
     if evidence is None:
         return None
     cls = ctx.function.cls.node if ctx.function.cls is not None else None
