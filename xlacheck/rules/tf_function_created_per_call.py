@@ -100,7 +100,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
     factory of this file that returns such a new compiled function, called and dropped at once
     (`make_update(lr)(params, grads)`) where the enclosing function runs per step, or called in a
     loop whose body then calls the result (`step = make_step(model, lr)` at the start of every
-    epoch).
+    epoch). A `@property` that returns such a new compiled function is a factory read as an
+    attribute: flagged where a method of its class that runs per step calls it at once
+    (`self.image_encoder(images)`, keras-cv#995), not for a `cached_property` or one that returns
+    what it stored on `self`.
 
     ## Why is this bad?
     A `tf.function` caches its traces on the function object. A fresh object has an empty
@@ -351,6 +354,19 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import jax\nclass Rollout:\n    def __init__(self, env):\n"
                 "        self.samplers = {a: jax.jit(jax.vmap(env.space(a).sample)) for a in env.agents}\n"
                 "    def sample(self, a, keys):\n        return self.samplers[a](keys)\n"),
+        # a property that returns the tf.function it stored once, a cached_property, and a property read
+        # only in __init__: one function, one trace cache
+        Example("import tensorflow as tf\nclass Pipe:\n    def __init__(self, enc):\n        self._enc = enc\n"
+                "        self._fn = None\n    @property\n    def encoder(self):\n        if self._fn is None:\n"
+                "            self._fn = tf.function(self._enc, jit_compile=True)\n        return self._fn\n"
+                "    def encode(self, x):\n        return self.encoder(x)\n"),
+        Example("import functools\nimport tensorflow as tf\nclass Pipe:\n    def __init__(self, enc):\n"
+                "        self._enc = enc\n    @functools.cached_property\n    def encoder(self):\n"
+                "        return tf.function(self._enc, jit_compile=True)\n"
+                "    def encode(self, x):\n        return self.encoder(x)\n"),
+        Example("import tensorflow as tf\nclass Pipe:\n    def __init__(self, enc, x):\n        self._enc = enc\n"
+                "        self.warm = self.encoder(x)\n    @property\n    def encoder(self):\n"
+                "        return tf.function(self._enc, jit_compile=True)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -515,6 +531,15 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     (6, 20, 'jax.jit created inside a loop: each iteration builds a new function with an empty trace '
                             'cache, so it traces and compiles again; create it once, before the loop'),
                 )),
+        # a property that builds the compiled function on every access, called at once (keras-cv#995)
+        Example("import tensorflow as tf\nclass Pipe:\n    def __init__(self, enc):\n        self._enc = enc\n"
+                "    @property\n    def encoder(self):\n        return tf.function(self._enc, jit_compile=True)\n"
+                "    def encode(self, x):\n        return self.encoder(x)\n",
+                expected=(
+                    (7, 16, 'tf.function created inside the property `encoder`, which `encode()` calls at once through '
+                            '`self.encoder(...)`: every access builds a new function with an empty trace cache and '
+                            'compiles it again; create the tf.function once (__init__ or a cache)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -530,6 +555,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     self._check_creation(ctx, index, outer, call)
         self._check_instances(ctx, index)
         self._check_factories(ctx, index)
+        self._check_property_factories(ctx, index)
         for info in ctx.facts.functions:
             node = info.node
             if isinstance(node, ast.Lambda) or info.parent is None:
@@ -682,6 +708,50 @@ class TfFunctionCreatedPerCall(ModuleRule):
             ctx.report(self, call, f"`{call.func.id}()` returns a new {_shown(kind)} function and {owner} calls it "
                                    "once and drops it: every evaluation traces and compiles again; build it once and "
                                    "reuse it, passing what changes (a learning rate) as an argument")
+
+    def _check_property_factories(self, ctx: ModuleContext, index: ModuleIndex) -> None:
+        """A ``@property`` that returns a compiled function it creates (keras-cv#995's lazy
+        ``image_encoder``), called at once through ``self.<property>(...)`` by a method of its class
+        that runs per step: every access is a new function with an empty trace cache, as a factory's
+        call is (``make_update(lr)(params, grads)``). A ``functools.cached_property`` or a property
+        that returns what it stored on ``self`` keeps one, and is not this."""
+        for info in ctx.facts.functions:
+            node = info.node
+            if isinstance(node, ast.Lambda) or info.cls is None or info.parent is not None \
+                    or not any(isinstance(dec, ast.Name) and dec.id == "property" for dec in node.decorator_list):
+                continue
+            kind = self._returned_compiler(index, node)
+            created = self._returned_creation(index, node)
+            if kind is None or created is None or in_test(index, ctx.path, node):
+                continue
+            for method in info.cls.methods.values():
+                user = method.node
+                if isinstance(user, ast.Lambda) or user is node or user.name in _ONCE_FUNCTIONS \
+                        or user.name.startswith("test"):
+                    continue
+                uses = [sub for sub in index.scope_nodes(user)
+                        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
+                        and sub.func.attr == node.name and isinstance(sub.func.value, ast.Name)
+                        and sub.func.value.id == "self"]
+                if not uses or (not any(index.loops_around(use) for use in uses) and (
+                        runs_traced(ctx.facts, index, user) or self._called_only_outside_loops(ctx, index, user))):
+                    continue
+                ctx.report(self, created, f"{_shown(kind)} created inside the property `{node.name}`, which "
+                                          f"`{user.name}()` calls at once through `self.{node.name}(...)`: every "
+                                          "access builds a new function with an empty trace cache and compiles it "
+                                          f"again; create the {_shown(kind)} once (__init__ or a cache)")
+                break
+
+    def _returned_creation(self, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.Call | None:
+        """The new compiled function ``func`` returns as ``return <compiler>(f, ...)``, where a property
+        report points."""
+        for sub in index.scope_nodes(func):
+            if isinstance(sub, ast.Return) and isinstance(sub.value, ast.Call) and sub.value.args \
+                    and index.function_of(sub) is func:
+                kind = index.aliases.resolve(sub.value.func)
+                if kind in _COMPILERS and self._new_callable(index, sub.value.args[0], kind):
+                    return sub.value
+        return None
 
     @staticmethod
     def _rebuilt_in_loop(index: ModuleIndex, call: ast.Call, parent: ast.AST | None) -> bool:
