@@ -96,6 +96,8 @@ def _mapped_leaf(name: str, info: FunctionInfo, facts: ModuleFacts, depth: int) 
         return False
     node = info.node
     params = [a.arg for a in node.args.posonlyargs + node.args.args]
+    if name not in params:
+        return False  # a keyword-only parameter: tree.map passes leaves by position
     for call in own_nodes(parent.node):
         if not (isinstance(call, ast.Call) and call.args and facts.aliases.resolve(call.func) in JAX_TREE_MAPS):
             continue
@@ -107,8 +109,7 @@ def _mapped_leaf(name: str, info: FunctionInfo, facts: ModuleFacts, depth: int) 
         if index < 0 or 1 + index >= len(call.args) or isinstance(call.args[1 + index], ast.Starred):
             continue
         tree = call.args[1 + index]
-        if _jax_op(tree, facts.aliases, own_returns_and_assignments(parent.node)[1], 0) if not isinstance(
-                parent.node, ast.Lambda) else False:
+        if _jax_op(tree, facts.aliases, own_returns_and_assignments(parent.node)[1], 0):
             return True
         if isinstance(tree, ast.Name) and _proven_name(tree.id, parent, facts, depth + 1) is not None:
             return True
