@@ -109,8 +109,13 @@ def _spread(names: list[str], count: int) -> list[str]:
     return names[::step][:count]
 
 
+def _form(table: str, probe: str, name: str) -> str:
+    """The call form the generator measured ``name`` in (``called_with``; one array where not named)."""
+    return load_json(table)[probe].get("called_with", {}).get(name, "array")
+
+
 def _measured_form(name: str) -> str:
-    return api_table._jax_table()["numpy_on_tracer"].get("called_with", {}).get(name, "array")
+    return _form("jax_api.json", "numpy_on_tracer", name)
 
 
 _FORM_ARGS = {"array": "jnp.tanh(x)", "array,array": "jnp.tanh(x), x", "[array,array]": "[jnp.tanh(x), x]",
@@ -151,7 +156,7 @@ def test_table_name_flagged_iff_jit_raises(name: str):
 
 
 def _tf_form(name: str) -> str:
-    return load_json("tf_api.json")["numpy_on_symbolic"].get("called_with", {}).get(name, "array")
+    return _form("tf_api.json", "numpy_on_symbolic", name)
 
 
 _TF_ARGS = {"array": "tf.nn.relu(x)", "array,array": "tf.nn.relu(x), x", "array,-1": "tf.nn.relu(x), -1",

@@ -46,6 +46,15 @@ def child_nodes(node: ast.AST) -> Iterator[ast.AST]:
             yield value
 
 
+def index_values(node: ast.Subscript) -> list[ast.expr]:
+    """The expressions that index ``node``: each element of a tuple index, and a slice's given
+    bounds and step (``t[i, a:b]`` -> ``i, a, b``)."""
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    return [b for part in parts
+            for b in ([part.lower, part.upper, part.step] if isinstance(part, ast.Slice) else [part])
+            if b is not None]
+
+
 def argument(e: ast.Call, index: int, keyword: str) -> ast.expr | None:
     """The argument of ``e`` at positional ``index`` or passed as ``keyword`` (None: not given or
     after a ``*args``). The one reader of a call's arguments that rules and rewrites share."""

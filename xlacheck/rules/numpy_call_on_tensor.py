@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck import api_table
+from xlacheck.analysis import index_values
 from xlacheck.analysis.tables import NUMPY_CONVERSIONS, PYTHON_VALUE_ARGS
 from xlacheck.analysis.values import CONST, DATA, OP, OPAQUE, PARAM, PYLIST, SHAPE, TENSOR, VARIABLE
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
@@ -236,14 +237,8 @@ class NumpyCallOnTensor(Rule):
         if not isinstance(node.ctx, ast.Load):
             return
         # the index first: it is cheap, and most subscripts index with Python values
-        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        indexed = False
-        for part in parts:
-            for b in [part.lower, part.upper, part.step] if isinstance(part, ast.Slice) else [part]:
-                k = ctx.flags(b) if b is not None else 0
-                if k & TENSOR and not k & PYLIST and (k & (DATA | PARAM | VARIABLE) or not k & SHAPE):
-                    indexed = True
-        if not indexed:
+        if not any((k := ctx.flags(b)) & TENSOR and not k & PYLIST and (k & (DATA | PARAM | VARIABLE) or not k & SHAPE)
+                   for b in index_values(node)):
             return
         base = node.value
         if isinstance(base, ast.Name):

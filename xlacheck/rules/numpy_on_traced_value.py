@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck import api_table
+from xlacheck.analysis import index_values
 from xlacheck.analysis.tracers import proven_symbolic, proven_tracer
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
@@ -46,12 +47,8 @@ def _indexed(node: ast.Subscript, ctx: RuleContext) -> str | None:
     proven tracer: NumPy indexing converts the index."""
     if not isinstance(node.ctx, ast.Load):
         return None
-    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    evidence = None
-    for part in parts:
-        for b in [part.lower, part.upper, part.step] if isinstance(part, ast.Slice) else [part]:
-            if b is not None and evidence is None:
-                evidence = proven_tracer(b, ctx.flags, ctx.function, ctx.facts)
+    evidence = next((found for b in index_values(node)
+                     if (found := proven_tracer(b, ctx.flags, ctx.function, ctx.facts)) is not None), None)
     if evidence is None:
         return None
     cls = ctx.function.cls.node if ctx.function.cls is not None else None
