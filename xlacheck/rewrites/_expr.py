@@ -317,4 +317,3 @@ def arg(src: Source, node: ast.AST, text: str | None = None) -> str:
     if "\n" in text and not text.startswith(("(", "[", "{")) and not isinstance(node, ast.Call):
         return f"({text})"
     return text
-
