@@ -21,8 +21,14 @@ arguments; one that needs arguments is recorded as ``"needs_args"``. Each member
   uniform), so not a fact about the name;
 * ``"object"``: anything else (``x.op``, ``x.graph``, JAX's ``x.at`` helper), which may hold or
   give tensors;
-* ``"error"``: reading or calling it raised while tracing (``x.numpy()`` in a graph, ``x.item()``
-  on a tracer).
+* ``"host_read"``: reading or calling it raised because it needs the concrete value, which a traced
+  value does not have: JAX's ``ConcretizationTypeError`` (``x.item()``, ``x.tolist()``,
+  ``x.delete()`` on a tracer) or TensorFlow's "only ... in eager mode" errors (``rt.numpy()``,
+  ``rt.to_list()``, ``v.numpy()`` in a graph). Calling a bound method is recorded as
+  ``"method:host_read"``; JAX's error is a ``TypeError`` that names "the argument", so it is told
+  apart before the ``"needs_args"`` test;
+* ``"error"``: reading or calling it raised while tracing for any other reason (``v.create()``,
+  ``x.eval()`` without a session).
 
 :mod:`xlacheck.api_table` answers :func:`~xlacheck.api_table.tensor_python_members` from it: the
 names whose every measured kind is ``python`` or ``reference`` (a name that is a tensor on one
@@ -36,6 +42,7 @@ import argparse
 import enum
 import json
 import os
+import re
 import sys
 import warnings
 from collections.abc import Callable
@@ -68,6 +75,17 @@ def _kind(value: Any, owner: Any, tf: Any, jax: Any, np: Any) -> str:
     return "object"
 
 
+# TensorFlow's messages for a read that needs an eager (concrete) value: "RaggedTensor.numpy() is
+# only supported in eager mode.", "to_list can only be used in eager mode.", "numpy() is only
+# available when eager execution is enabled."
+_EAGER_ONLY = re.compile(r"only (?:be used|supported|available) (?:in|when) eager")
+
+
+def _needs_concrete(exc: Exception, jax: Any) -> bool:
+    """The read failed because a traced value has no concrete value (see ``"host_read"``)."""
+    return isinstance(exc, jax.errors.ConcretizationTypeError) or bool(_EAGER_ONLY.search(str(exc)))
+
+
 def _members(value: Any, tf: Any, jax: Any, np: Any) -> dict[str, str]:
     out: dict[str, str] = {}
     for name in sorted(dir(value)):
@@ -77,19 +95,21 @@ def _members(value: Any, tf: Any, jax: Any, np: Any) -> dict[str, str]:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 member = getattr(value, name)
-        except Exception:  # noqa: BLE001 - a property that fails while tracing is a fact
-            out[name] = "error"
+        except Exception as exc:  # noqa: BLE001 - a property that fails while tracing is a fact
+            out[name] = "host_read" if _needs_concrete(exc, jax) else "error"
             continue
         if callable(member) and not isinstance(member, type) and hasattr(member, "__self__"):
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     result = member()
-            except TypeError as exc:
-                out[name] = "needs_args" if "argument" in str(exc) else "error"
-                continue
-            except Exception:  # noqa: BLE001
-                out[name] = "error"
+            except Exception as exc:  # noqa: BLE001 - a method that fails while tracing is a fact
+                if _needs_concrete(exc, jax):
+                    out[name] = "method:host_read"
+                elif isinstance(exc, TypeError) and "argument" in str(exc):
+                    out[name] = "needs_args"
+                else:
+                    out[name] = "error"
                 continue
             out[name] = "method:" + _kind(result, value, tf, jax, np)
         else:

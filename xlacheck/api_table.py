@@ -291,6 +291,19 @@ def tensor_python_members() -> tuple[frozenset[str], frozenset[str]]:
 
 
 @cache
+def tensor_host_read_methods(jax: bool) -> frozenset[str]:
+    """No-argument methods of a traced value that need its concrete value, so tracing fails when they
+    are called (``"method:host_read"``): on a ``jax.Array`` tracer under ``jax.jit`` when ``jax``
+    (``item``, ``tolist``, ``delete``, ``tobytes``, ``nonzero`` without ``size=``:
+    ConcretizationTypeError), else on a symbolic TensorFlow value (``rt.to_list()``, ``v.numpy()``:
+    "only supported in eager mode"). Measured by ``tools/generate_tensor_members_table.py``
+    (``xlacheck/data/tensor_members.json``)."""
+    return frozenset(name for probe, members in load_json("tensor_members.json")["probes"].items()
+                     if probe.startswith("jax.") == jax
+                     for name, kind in members.items() if kind == "method:host_read")
+
+
+@cache
 def _jax_entries() -> dict[str, dict[str, Any]]:
     raw: dict[str, dict[str, Any]] = _jax_table()["entries"]
     entries: dict[str, dict[str, Any]] = {}

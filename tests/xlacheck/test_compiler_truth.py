@@ -292,6 +292,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA113-invalid-7", "f", lambda: (tf.ones([3]), tf.constant(True)), "fails"),
     ("XLA113-invalid-8", "f", lambda: (tf.ones([3]), tf.constant(True)), "fails"),
     ("XLA113-valid-3", "f", lambda: (tf.ones([3]), tf.constant(True)), "compiles"),
+    ("XLA301-invalid-7", "f", lambda: (_f(1.0, 2.0), _f(3.0)), "fails"),  # rt.to_list(): tensor_members.json host_read
 ]
 
 

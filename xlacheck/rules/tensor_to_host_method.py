@@ -7,6 +7,7 @@ import ast
 from xlacheck import api_table
 from xlacheck.analysis.contexts import ClassInfo
 from xlacheck.analysis.tables import KERAS_EAGER_ENDPOINTS
+from xlacheck.analysis.tracers import proven_symbolic, proven_tracer
 from xlacheck.analysis.values import PYLIST, TENSOR, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
@@ -16,6 +17,9 @@ class TensorToHostMethod(Rule):
     ## What it does
     Flags `.numpy()` on anything, and `.item()`/`.tolist()` on tensors (under `jax.jit`, on any
     traced argument), inside compiled code (code guarded by `if tf.executing_eagerly():` is skipped).
+    Also the other no-argument methods that `tools/generate_tensor_members_table.py` measured as
+    needing the concrete value (`x.delete()`, `x.tobytes()`, `x.nonzero()` without `size=` on a
+    tracer; `rt.to_list()` on a symbolic ragged tensor), on a value proven traced.
     Also a Keras model's host-side endpoints there: `model.predict(x)`, `fit`, `evaluate`,
     `*_on_batch` on a Keras model built in the file (or `self` in a Keras model).
 
@@ -69,6 +73,14 @@ class TensorToHostMethod(Rule):
                 "encoder = tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer='ones')])\n"
                 "@tf.function(jit_compile=True)\ndef f(x):\n    return encoder(x) * 2.0\n"
                 "def offline(x):\n    return encoder.predict(x)\n"),
+        # nonzero() with a static size is traceable; a module-level array under jit is concrete, not a tracer
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef first(x):\n"
+                "    (idx,) = jnp.abs(x).nonzero(size=4, fill_value=0)\n    return idx\n"),
+        Example("import jax\nimport jax.numpy as jnp\nTABLE = jnp.arange(8.0)\n@jax.jit\ndef f(x):\n"
+                "    n = len(TABLE.devices())\n    return x * n\n"),
+        # `to_list()` of something not proven a tensor (a pandas Index) is left alone
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, frame):\n"
+                "    cols = frame.columns.to_list()\n    return x\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.opt = tf.keras.optimizers.SGD(0.1)\n"
@@ -100,6 +112,27 @@ class TensorToHostMethod(Rule):
                     (4, 16, '`.item()` on a traced array under jax.jit (decorated with jax.jit): there is no concrete '
                             'value while tracing (ConcretizationTypeError); keep the value as an array'),
                 )),
+        Example("import jax\n@jax.jit\ndef step(params, grads):\n    new = params - 0.1 * grads\n"
+                "    params.delete()\n    return new\n",
+                expected=(
+                    (5, 5, '`.delete()` on a traced array under jax.jit (decorated with jax.jit; parameter `params` '
+                           'of a function JAX traces): it needs the concrete value, which a tracer does not have '
+                           '(ConcretizationTypeError); keep the value as an array'),
+                )),
+        Example("import hashlib\nimport jax\nimport jax.numpy as jnp\n@jax.jit\ndef key(x):\n    h = jnp.tanh(x)\n"
+                "    return hashlib.sha1(h.tobytes()).hexdigest()\n",
+                expected=(
+                    (7, 25, '`.tobytes()` on a traced array under jax.jit (decorated with jax.jit; computed by a JAX '
+                            'op): it needs the concrete value, which a tracer does not have (ConcretizationTypeError); '
+                            'keep the value as an array'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, y):\n"
+                "    rt = tf.ragged.stack([x, y])\n    return len(rt.to_list())\n",
+                expected=(
+                    (5, 16, '`.to_list()` inside compiled code (decorated with tf.function(jit_compile=True); computed '
+                            'by a TensorFlow op): it is only supported in eager mode, and a traced tensor has no '
+                            'concrete value'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -108,7 +141,13 @@ class TensorToHostMethod(Rule):
         if isinstance(f, ast.Attribute) and f.attr in KERAS_EAGER_ENDPOINTS and not ctx.function.jax:
             self._endpoint(node, f, ctx)
             return
-        if not isinstance(f, ast.Attribute) or f.attr not in ("numpy", "item", "tolist") or node.args:
+        if not isinstance(f, ast.Attribute) or node.args:
+            return
+        # the three reads every framework refuses while tracing, and the others the members table
+        # measured as needing the concrete value (`x.delete()`, `x.tobytes()` on a tracer)
+        if f.attr not in ("numpy", "item", "tolist"):
+            if f.attr in api_table.tensor_host_read_methods(ctx.function.jax) and not node.keywords:
+                self._measured(node, f, ctx)
             return
         k = ctx.flags(f.value)
         # under jax.jit every non-static argument is an array or a pytree of them; only an array
@@ -124,6 +163,18 @@ class TensorToHostMethod(Rule):
         ctx.report(self, node,
                    f"`.{f.attr}()` inside compiled code ({ctx.function.why}): there is no concrete value while "
                    "tracing ('SymbolicTensor' object has no attribute 'numpy'); keep the value as a tensor")
+
+    def _measured(self, node: ast.Call, f: ast.Attribute, ctx: RuleContext) -> None:
+        """A method the members table measured as needing the concrete value, on a value proven traced
+        (a name that also means something on a NumPy array or a pandas object is not taken on trust)."""
+        if ctx.function.jax:
+            if (evidence := proven_tracer(f.value, ctx.flags, ctx.function, ctx.facts)) is not None:
+                ctx.report(self, node, f"`.{f.attr}()` on a traced array under jax.jit ({ctx.function.why}; "
+                                       f"{evidence}): it needs the concrete value, which a tracer does not have "
+                                       "(ConcretizationTypeError); keep the value as an array")
+        elif (evidence := proven_symbolic(ctx.flags(f.value), ctx.function)) is not None:
+            ctx.report(self, node, f"`.{f.attr}()` inside compiled code ({ctx.function.why}; {evidence}): it is "
+                                   "only supported in eager mode, and a traced tensor has no concrete value")
 
     def _endpoint(self, node: ast.Call, f: ast.Attribute, ctx: RuleContext) -> None:
         """``model.predict(x)`` / ``self.fit(...)`` on a Keras model inside compiled code."""
