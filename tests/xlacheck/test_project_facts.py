@@ -183,6 +183,20 @@ def test_caller_line_moves_and_the_message_follows(tmp_path: Path, run: Lint) ->
         XLA205_MESSAGE.format(evidence="called from Model.train_step() in pkg/model.py:10")]
 
 
+def test_a_call_with_an_ellipsis_or_complex_literal_is_cached(tmp_path: Path, run: Lint) -> None:
+    # `x[...]`-style helpers called as `pick(x, ...)`, `scale(x, 1j)`: literals JSON cannot hold (the call
+    # index of the project pass is cached as JSON; an Ellipsis there stopped the whole run)
+    helpers = ("import jax.numpy as jnp\n\n\ndef pick(x, index):\n    return jnp.asarray(x)[index]\n\n\n"
+               "def scale(x, k):\n    return jnp.asarray(x) * k\n")
+    caller = ("import jax\nfrom pkg.helpers import pick, scale\n\n\n@jax.jit\ndef run(x):\n"
+              "    return pick(x, ...) + scale(x, 1j) + scale(x, b'raw')\n")
+    write(tmp_path, {"pkg/helpers.py": helpers, "pkg/main.py": caller})
+    first = run(cache=True)
+    again = run(cache=True)
+    assert not first.errors and findings(again) == findings(first)
+    assert {f.path: f.cached for f in again.files if not f.skipped} == {"pkg/helpers.py": True, "pkg/main.py": True}
+
+
 def test_resolve_is_deterministic_and_keeps_the_strongest_evidence(tmp_path: Path) -> None:
     graph_caller = ("import tensorflow as tf\nfrom pkg.losses import focal_loss\n\n\n@tf.function\n"
                     "def evaluate(y, p):\n    return focal_loss(y, p)\n")

@@ -56,8 +56,9 @@ def int_literal(e: ast.AST | None) -> int | None:
 
 
 def _literal(e: ast.expr | None) -> object:
-    """The value of a literal (``None``, ``True``, ``0``, ``-1``, ``"cpu"``), else ``_UNKNOWN``."""
-    if isinstance(e, ast.Constant) and not isinstance(e.value, bytes):
+    """The value of a literal (``None``, ``True``, ``0``, ``-1``, ``"cpu"``), else ``_UNKNOWN``. Bytes,
+    ``...`` and complex numbers are unknown: the call index is cached as JSON, which has none of them."""
+    if isinstance(e, ast.Constant) and not isinstance(e.value, (bytes, complex)) and e.value is not Ellipsis:
         return e.value
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
         value = number_literal(e)
