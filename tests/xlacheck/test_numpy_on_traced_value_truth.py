@@ -38,6 +38,8 @@ _INVALID_CALLS = {
     5: ("predict", lambda: (jax.numpy.array([0, 2]), jax.numpy.ones(2))),
     7: ("shifted", lambda: ({"a": jax.numpy.arange(3.0), "b": jax.numpy.ones(2)},)),
     8: ("energy", lambda: _arrays(1)),
+    9: ("step", lambda: ({"angles": jax.numpy.zeros(3)}, jax.numpy.ones(3))),
+    10: ("f", lambda: ({"perm": jax.numpy.array([2, 0, 1])},)),
 }
 # the TensorFlow examples: (function to call, its arguments as NumPy values)
 _TF_INVALID_CALLS = {6: ("eval_step", lambda: (np.ones((2, 3), np.float32), np.array([0, 2], np.int32)))}

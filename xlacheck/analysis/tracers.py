@@ -37,11 +37,11 @@ JAX_OP_PREFIXES = ("jnp.", "jax.numpy.", "jax.lax.", "jax.nn.", "jax.random.", "
 
 
 def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: FunctionInfo,
-                  facts: ModuleFacts | None = None) -> str | None:
+                  facts: ModuleFacts | None = None, _depth: int = 0) -> str | None:
     """How ``expr`` (read in ``info``, whose value flags ``flags_of`` gives) is known to be a JAX tracer,
     for messages ("computed by a JAX op", "parameter `x` of a function jax.jit traces"), or None.
     ``facts``: the file's facts, to follow a helper's parameter to its callers (:func:`traced_parameter`)."""
-    if not info.jax or info.certainty is not Certainty.COMPILED:
+    if not info.jax or info.certainty is not Certainty.COMPILED or _depth > 6:
         return None
     flags = flags_of(expr)
     if flags & TENSOR and not flags & PYLIST:
@@ -52,11 +52,20 @@ def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: Fun
     # arithmetic with a proven tracer is one (`theta * 2.0`, `-x`, `a + b`): JAX arrays define the operators
     if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.Mod):
         for side in (expr.left, expr.right):
-            if (found := proven_tracer(side, flags_of, info, facts)) is not None:
+            if (found := proven_tracer(side, flags_of, info, facts, _depth + 1)) is not None:
                 return found
         return None
     if isinstance(expr, ast.UnaryOp) and not isinstance(expr.op, ast.Not):
-        return proven_tracer(expr.operand, flags_of, info, facts)
+        return proven_tracer(expr.operand, flags_of, info, facts, _depth + 1)
+    # a local name every binding of which is a proven tracer (`angles = state["angles"] + 0.05 * action`)
+    if isinstance(expr, ast.Name) and not isinstance(info.node, ast.Lambda) \
+            and expr.id not in _parameters(info, with_defaults=True):
+        values = own_returns_and_assignments(info.node)[1].get(expr.id) or []
+        found = None
+        for value in values:
+            if value is None or (found := proven_tracer(value, flags_of, info, facts, _depth + 1)) is None:
+                return None
+        return f"`{expr.id}`, computed from a tracer: {found}" if found is not None else None
     # a leaf jax.tree.map hands its function (an array, whatever the value model knows), or an element of one
     base = expr
     while isinstance(base, ast.Subscript) and isinstance(base.ctx, ast.Load):
@@ -198,9 +207,34 @@ def _passed_a_tracer(name: str, info: FunctionInfo, facts: ModuleFacts, depth: i
                 continue
             if assigned is None:
                 assigned = own_returns_and_assignments(caller.node)[1]
-            if _jax_op(arg, facts.aliases, assigned, 0) or isinstance(arg, ast.Name) and (
-                    traced_parameter(arg.id, caller, arg) or _passed_a_tracer(arg.id, caller, facts, depth + 1, arg)):
+            if _tracer_argument(arg, caller, facts, assigned, depth):
                 return True
+    return False
+
+
+def _tracer_argument(arg: ast.expr, caller: FunctionInfo, facts: ModuleFacts, assigned: Assignments,
+                     depth: int, steps: int = 0) -> bool:
+    """``arg``, an argument of a call in ``caller`` (which JAX traces), is a tracer there: a JAX op's
+    result (directly or through a name every assignment of which is one), ``caller``'s own traced
+    parameter or one it was passed a tracer for (:func:`_passed_a_tracer`, ``depth`` calls up), an
+    element of one (``params[0]``: an element of a traced array, or a leaf of a traced pytree), or
+    arithmetic with one (``state["angles"] + 0.05 * action``)."""
+    if steps > 6:
+        return False
+    if _jax_op(arg, facts.aliases, assigned, 0):
+        return True
+    if isinstance(arg, ast.Name):
+        if arg.id in _parameters(caller, with_defaults=True):
+            return traced_parameter(arg.id, caller, arg) or _passed_a_tracer(arg.id, caller, facts, depth + 1, arg)
+        values = assigned.get(arg.id) or []
+        return bool(values) and all(v is not None and _tracer_argument(v, caller, facts, assigned, depth, steps + 1)
+                                    for v in values)
+    if isinstance(arg, ast.Subscript) and isinstance(arg.ctx, ast.Load):
+        return _tracer_argument(arg.value, caller, facts, assigned, depth, steps + 1)
+    if isinstance(arg, ast.BinOp) and not isinstance(arg.op, ast.Mod):
+        return any(_tracer_argument(side, caller, facts, assigned, depth, steps + 1) for side in (arg.left, arg.right))
+    if isinstance(arg, ast.UnaryOp) and not isinstance(arg.op, ast.Not):
+        return _tracer_argument(arg.operand, caller, facts, assigned, depth, steps + 1)
     return False
 
 

@@ -97,11 +97,12 @@ class NumpyCallOnTensor(Rule):
                 "    return tokens + POSITIONS[position_ids]\n"),
     )
     INVALID = (
-        # a helper's parameter bound to an entry of a traced dict (XLA326 takes what is proven: a jitted
-        # function's own parameters, what it passes a helper of them, and JAX ops' results)
+        # a helper's parameter bound to an entry of a dict that a jitted function may be given or may leave
+        # at its default (XLA326 takes what is proven: a jitted function's parameters without a default,
+        # what it passes a helper of them, their entries, and JAX ops' results)
         Example("import jax\nimport numpy as np\ndef gather_positions(perm):\n"
                 "    positions = np.arange(perm.shape[0])\n    return positions[perm] * 2\n"
-                "@jax.jit\ndef f(batch):\n    return gather_positions(batch['perm'])\n",
+                "@jax.jit\ndef f(batch=None):\n    return gather_positions(batch['perm'])\n",
                 expected=(
                     (5, 12, 'NumPy array from np.arange indexed with a tensor under jax.jit (called from '
                             'f()): NumPy needs concrete values (TracerArrayConversionError); build the array '
@@ -150,7 +151,7 @@ class NumpyCallOnTensor(Rule):
         Example("import jax\nimport numpy as np\ndef sinusoid(n):\n"
                 "    t = np.zeros((n, 4), np.float32)\n    t[:, 0] = np.arange(n)\n    return t\n"
                 "POSITIONS = sinusoid(16)\ndef add_positions(tokens, position_ids):\n"
-                "    return tokens + POSITIONS[position_ids]\n@jax.jit\ndef embed(batch):\n"
+                "    return tokens + POSITIONS[position_ids]\n@jax.jit\ndef embed(batch=None):\n"
                 "    return add_positions(batch['tokens'], batch['position_ids'])\n",
                 expected=(
                     (9, 21, 'NumPy array from np.zeros (returned by sinusoid()) indexed with a tensor under jax.jit '

@@ -209,6 +209,27 @@ class NumpyOnTracedValue(Rule):
                             'nested function)) under jax.jit (called from energy()): it needs concrete values and '
                             'raises a tracer conversion error (measured); use the jnp.* / jax.scipy op'),
                 )),
+        # a local name computed from a tracer by Python arithmetic, in a helper a jitted function passes
+        # tracers (brax#227)
+        Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\ndef observe(state, action):\n"
+                "    angles = state['angles'] + 0.05 * action\n    return np.sin(angles)\n@jax.jit\n"
+                "def step(state, action):\n    return jnp.asarray(observe(state, action))\n",
+                expected=(
+                    (6, 12, 'np.sin on a traced array (`angles`, computed from a tracer: parameter `action`, which '
+                            'a function JAX traces passes a tracer) under jax.jit (called from step()): it needs '
+                            'concrete values and raises a tracer conversion error (measured); use the jnp.* / '
+                            'jax.scipy op'),
+                )),
+        # a helper's parameter bound to an entry of the jitted function's traced dict
+        Example("import jax\nimport numpy as np\ndef gather_positions(perm):\n"
+                "    positions = np.arange(perm.shape[0])\n    return positions[perm] * 2\n"
+                "@jax.jit\ndef f(batch):\n    return gather_positions(batch['perm'])\n",
+                expected=(
+                    (5, 12, 'NumPy array from np.arange indexed with a traced array (parameter `perm`, which a '
+                            'function JAX traces passes a tracer) under jax.jit (called from f()): NumPy converts '
+                            'the index (TracerArrayConversionError); build the array with jnp.* (jnp.asarray(table) '
+                            'once, outside the function)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
