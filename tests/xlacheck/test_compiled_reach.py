@@ -119,3 +119,21 @@ def test_the_tf_function_decorator_factory_applied_to_a_function_compiles_it() -
     by_name = {f.name: f for f in analyze_module(ast.parse(src)).functions}
     assert (by_name["step"].level, by_name["step"].why) == (Level.CERTAIN, "wrapped in tf.function(jit_compile=True)")
     assert by_name["other"].level is Level.GRAPH and by_name["other"].no_autograph
+
+
+def test_objects_iterated_from_a_list_attribute_run_in_the_compiled_caller() -> None:
+    # `for layer in self.layers: x = layer(x)` in a model jax.jit traces: each layer's __call__ runs on the
+    # tracers (ivy#16255: np.asarray at the top of a layer's __call__ raised TracerArrayConversionError)
+    src = ("import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
+           "class Linear:\n    def __init__(self, n):\n        self.w = jnp.ones((n, n))\n"
+           "    def __call__(self, x):\n        return np.asarray(x) @ self.w\n"
+           "class MLP:\n    def __init__(self):\n        self.layers = [Linear(2), Linear(2)]\n"
+           "    def __call__(self, x):\n        for layer in self.layers:\n            x = jnp.tanh(layer(x))\n"
+           "        return x\n"
+           "model = MLP()\n@jax.jit\ndef loss(x):\n    return jnp.sum(model(x))\n")
+    assert codes(src) == [(8, "XLA326")]
+    # a comprehension of one class's objects is the same; a list holding something else is not resolved
+    assert codes(src.replace("[Linear(2), Linear(2)]", "[Linear(2) for _ in range(3)]")) == [(8, "XLA326")]
+    assert codes(src.replace("[Linear(2), Linear(2)]", "[Linear(2), np.tanh]")) == []
+    # the loop name rebound in the body: not a call of the listed objects
+    assert codes(src.replace("x = jnp.tanh(layer(x))", "layer = np.asarray\n            x = layer(x)")) == []

@@ -454,7 +454,11 @@ class ModuleFacts:
             if _binds(caller, f.id):  # `fn = functools.partial(features, scale=s)`, then `fn(x)`
                 alias = _local_function_alias(caller, f.id, self.module_funcs, self.classes_by_name, self.by_node,
                                               same_positions=True)
-                return (alias[0], False) if len(alias) == 1 else None
+                if len(alias) == 1:
+                    return alias[0], False
+                # `for layer in self.layers: x = layer(x)`: every element an object of one class defined here
+                iterated = _iterated_instance_calls(caller, f.id, self.classes_by_name) if not alias else []
+                return (iterated[0], True) if len(iterated) == 1 else None
             # `net(params, x)` where the module bound `net = Net(...)`, a class defined here: Net.__call__
             called = _object_method(self.classes_by_name, self.instances, caller, False, f.id, "__call__")
             if called is not None:
@@ -1750,6 +1754,50 @@ def _local_function_alias(info: FunctionInfo, name: str, module_funcs: dict[str,
     return found
 
 
+def _iterated_instance_calls(info: FunctionInfo, name: str, classes: Mapping[str, ClassInfo]) -> list[FunctionInfo]:
+    """What ``name(...)`` runs where every binding of ``name`` in ``info`` is the target of
+    ``for name in self.<attr>`` and the class's methods set ``self.<attr>`` to a list or tuple of
+    objects of classes defined here (``self.layers = [Linear(k0, 2, 4), Linear(k1, 4, 2)]``, or a
+    comprehension ``[Block(d) for _ in range(n)]``): each class's ``__call__`` (a Keras layer's
+    ``call``). Any other binding, or an element that is not such an object, leaves it unresolved."""
+    owner = owner_class(info)
+    if owner is None or isinstance(info.node, ast.Lambda):
+        return []
+    attrs: set[str] = set()
+    targets: set[int] = set()
+    for node in own_nodes(info.node):
+        if isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.target, ast.Name) \
+                and node.target.id == name:
+            it = node.iter
+            if not (isinstance(it, ast.Attribute) and isinstance(it.value, ast.Name) and it.value.id == "self"):
+                return []
+            attrs.add(it.attr)
+            targets.add(id(node.target))
+    for node in own_nodes(info.node, include_signature=True):
+        if (isinstance(node, ast.arg) and node.arg == name) or (
+                isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
+                and id(node) not in targets):
+            return []
+    found: list[FunctionInfo] = []
+    for attr in sorted(attrs):
+        built = owner.attrs.get(attr)
+        if isinstance(built, (ast.List, ast.Tuple)):
+            elements = list(built.elts)
+        elif isinstance(built, ast.ListComp):
+            elements = [built.elt]
+        else:
+            return []
+        for element in elements:
+            cname = element.func.id if isinstance(element, ast.Call) and isinstance(element.func, ast.Name) else None
+            c = classes.get(cname) if cname is not None else None
+            method = next((c.methods[m] for m in ("__call__", "call") if m in c.methods), None) if c else None
+            if method is None:
+                return []
+            if method not in found:
+                found.append(method)
+    return found
+
+
 def _plain_constructor(classes: Mapping[str, ClassInfo], name: str) -> FunctionInfo | None:
     """The ``__init__`` that ``name(...)`` runs when ``name`` is a plain class defined here (not a
     Keras layer or model, not input-pipeline code): built inside compiled code, its constructor
@@ -2044,6 +2092,9 @@ def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes:
         local = _binds(info, n)
         if not found and local:
             found = _local_function_alias(info, n, module_funcs, classes, by_node)
+        if compiled and not found and local:
+            # `for layer in self.layers: x = layer(x)` over objects of classes defined here
+            found = _iterated_instance_calls(info, n, classes)
         if compiled and (found or local):
             out.extend(found)
             continue
