@@ -61,7 +61,55 @@ def probe(run: Callable[[Callable[..., Any], tuple[Any, ...]], None], fails: Cal
             failing.append(name)
         if form != "array":
             called_with[name] = form
-    return {"traceable": traceable, "fails": failing, "called_with": dict(sorted(called_with.items()))}
+    return {"traceable": traceable, "fails": failing, "called_with": dict(sorted(called_with.items())),
+            "stores": probe_stores(run)}
+
+
+# Item assignments into a NumPy array inside traced code, each named by what is stored where:
+# "[:]=array" buf[:] = x; "[:]=scalar" buf[:] = x[0, 0]; "[0]=row" buf[0] = x[0]; "[0,0]=scalar"
+# buf[0, 0] = x[0, 0]; "[i]=constant" buf[i] = 1.0 with a traced index i; "[:]+=array" buf[:] += x.
+STORE_FORMS = ("[:]=array", "[:]=scalar", "[0]=row", "[0,0]=scalar", "[i]=constant", "[:]+=array")
+
+
+def _store(form: str, buf: Any, x: Any, i: Any) -> None:
+    if form == "[:]=array":
+        buf[:] = x
+    elif form == "[:]=scalar":
+        buf[:] = x[0, 0]
+    elif form == "[0]=row":
+        buf[0] = x[0]
+    elif form == "[0,0]=scalar":
+        buf[0, 0] = x[0, 0]
+    elif form == "[i]=constant":
+        buf[i] = 1.0
+    else:
+        buf[:] += x
+
+
+def probe_stores(run: Callable[[Callable[..., Any], tuple[Any, ...]], None]) -> dict[str, str]:
+    """``{form: verdict}`` for each of :data:`STORE_FORMS` written into a NumPy array built in the
+    traced function: ``"traceable"``, or the class of the error tracing raises (each form works on
+    NumPy values: checked first, else ``"untested"``)."""
+    import numpy as np
+
+    host, index = np.arange(1, 5, dtype=np.float32).reshape(2, 2) / 4.0, np.int32(1)
+    verdicts: dict[str, str] = {}
+    for form in STORE_FORMS:
+        def store(x: Any, i: Any, form: str = form) -> Any:
+            _store(form, np.zeros((2, 2), np.float32), x, i)
+            return x
+
+        try:
+            store(host, index)
+        except Exception:  # noqa: BLE001 - the form does not work on NumPy values: no verdict
+            verdicts[form] = "untested"
+            continue
+        try:
+            run(store, (host, index))
+            verdicts[form] = "traceable"
+        except Exception as error:  # noqa: BLE001 - the error class is the verdict
+            verdicts[form] = type(error).__name__
+    return verdicts
 
 
 def call_args(form: str, values: tuple[Any, ...]) -> tuple[Any, ...]:

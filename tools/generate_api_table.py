@@ -95,8 +95,8 @@ Cheap modes refresh those facts in the existing file without the hours of probes
 ``numpy_on_symbolic`` (top level): the public NumPy/SciPy functions (``tools/_numpy_probe.py``)
 called on symbolic tensors inside a ``tf.function``: ``fails`` raise "Cannot convert a symbolic
 tf.Tensor to a numpy array" (NotImplementedError) where the same call works on NumPy values;
-``traceable`` work (``np.shape``, ``np.ndim``: the tensor's own attributes); ``called_with`` as in
-the JAX table.
+``traceable`` work (``np.shape``, ``np.ndim``: the tensor's own attributes); ``called_with`` and
+``stores`` (item assignments of symbolic tensors into NumPy arrays) as in the JAX table.
 
 The output is deterministic apart from the ``generated`` date (set ``SOURCE_DATE_EPOCH``).
 """
@@ -1358,7 +1358,9 @@ def check_table(tf: Any, keras: Any | None, path: Path, sample: int) -> int:
         if (line := _table_check.difference(f"numpy_on_symbolic {name}", numpy_verdicts[name],
                                             measured_numpy.get(name))):
             differences.append(line)
-    return _table_check.report("generate_api_table", 2 + len(names) + len(conditional) + len(graded)
+    if (line := _table_check.difference("numpy_on_symbolic stores", recorded_numpy.get("stores"), got_numpy["stores"])):
+        differences.append(line)
+    return _table_check.report("generate_api_table", 3 + len(names) + len(conditional) + len(graded)
                                + len(numpy_names), differences,
                                f"TensorFlow {tf.__version__}, Keras {getattr(keras, '__version__', None)}")
 

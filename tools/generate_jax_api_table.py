@@ -65,7 +65,10 @@ Per function (``by`` says how each fact was decided):
   ``x.sum()``, ``np.reshape(x, -1)`` is ``x.reshape(-1)``); ``fails``: the same call works on NumPy
   values but raises a tracer error (``np.exp(x)``: TracerArrayConversionError;
   ``np.random.RandomState(seed)``: TracerIntegerConversionError). Functions no form fits are in
-  neither. ``--refresh-numpy`` probes only this part into the existing file.
+  neither. ``stores``: item assignments into a NumPy array built in the jitted function
+  (``buf[:] = x``, ``buf[0] = x[0]``, ``buf[i] = 1.0`` at a traced index, ``buf[:] += x``), each form
+  with the error class tracing raises (``"traceable"`` where none). ``--refresh-numpy`` probes only
+  this part into the existing file.
 
 * ``array_methods`` (top level): the public methods of a traced array; ``array_methods_packed``:
   those that take their shape or axes as separate arguments (``x.reshape(2, -1)``: a ``*args``
@@ -675,9 +678,11 @@ def check_table(jax: Any, jnp: Any, path: Path, sample: int) -> int:
     for name in numpy_names:
         if (line := _table_check.difference(f"numpy_on_tracer {name}", verdicts[name], measured_verdicts.get(name))):
             differences.append(line)
+    if (line := _table_check.difference("numpy_on_tracer stores", recorded.get("stores"), got["stores"])):
+        differences.append(line)
     if (line := _table_check.difference("array_methods", table.get("array_methods"), probe_array_methods(jax, jnp))):
         differences.append(line)
-    return _table_check.report("generate_jax_api_table", 2 + len(names) + len(classes) + len(numpy_names), differences,
+    return _table_check.report("generate_jax_api_table", 3 + len(names) + len(classes) + len(numpy_names), differences,
                                f"jax {jax.__version__}")
 
 

@@ -250,6 +250,18 @@ def numpy_fails_under_jit() -> frozenset[str]:
 
 
 @cache
+def numpy_store_errors(jax: bool) -> dict[str, str]:
+    """``{form: error class}`` for the item assignments into a NumPy array that fail when the value
+    (or, ``"[i]=constant"``, the index) is traced: under ``jax.jit`` when ``jax`` (TracerArrayConversionError),
+    else in a ``tf.function`` (NotImplementedError: "Cannot convert a symbolic tf.Tensor to a numpy
+    array"). Forms: ``"[:]=array"``, ``"[:]=scalar"``, ``"[0]=row"``, ``"[0,0]=scalar"``,
+    ``"[i]=constant"``, ``"[:]+=array"``. Measured by the table generators (``tools/_numpy_probe.py``, ``stores``)."""
+    section = _jax_table().get("numpy_on_tracer", {}) if jax else load_json("tf_api.json").get("numpy_on_symbolic", {})
+    return {form: verdict for form, verdict in section.get("stores", {}).items()
+            if verdict not in ("traceable", "untested")}
+
+
+@cache
 def jax_array_methods() -> frozenset[str]:
     """The public methods of a traced ``jax.Array`` (``reshape``, ``sum``, ``nonzero``): ``x.m(...)``
     is ``jnp.m(x, ...)`` only for these. Measured by the JAX table's generator (``array_methods``)."""

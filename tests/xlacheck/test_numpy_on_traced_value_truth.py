@@ -40,9 +40,12 @@ _INVALID_CALLS = {
     8: ("energy", lambda: _arrays(1)),
     9: ("step", lambda: ({"angles": jax.numpy.zeros(3)}, jax.numpy.ones(3))),
     10: ("f", lambda: ({"perm": jax.numpy.array([2, 0, 1])},)),
+    11: ("step", lambda: (jax.numpy.zeros(3), jax.numpy.ones(3))),
+    13: ("one_hot", lambda: (jax.numpy.arange(10.0),)),
 }
 # the TensorFlow examples: (function to call, its arguments as NumPy values)
-_TF_INVALID_CALLS = {6: ("eval_step", lambda: (np.ones((2, 3), np.float32), np.array([0, 2], np.int32)))}
+_TF_INVALID_CALLS = {6: ("eval_step", lambda: (np.ones((2, 3), np.float32), np.array([0, 2], np.int32))),
+                     12: ("summarize", lambda: (np.ones((2, 3), np.float32),))}
 _TF_VALID_CALLS = {5: ("f", lambda: (np.ones((2, 3), np.float32),)),
                    6: ("Pool", lambda: (np.ones((2, 3), np.float32),))}
 _VALID_CALLS = {
@@ -51,6 +54,7 @@ _VALID_CALLS = {
     2: ("f", lambda: (_arrays(1)[0], 3)),
     3: ("report", lambda: _arrays(1)),
     4: ("f", lambda: (jax.numpy.ones(2),)),
+    7: ("f", lambda: (jax.numpy.ones(2),)),
 }
 
 

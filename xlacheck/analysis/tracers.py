@@ -37,12 +37,17 @@ JAX_OP_PREFIXES = ("jnp.", "jax.numpy.", "jax.lax.", "jax.nn.", "jax.random.", "
 
 
 def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: FunctionInfo,
-                  facts: ModuleFacts | None = None, _depth: int = 0) -> str | None:
+                  facts: ModuleFacts | None = None, _depth: int = 0,
+                  _assumed: frozenset[str] = frozenset()) -> str | None:
     """How ``expr`` (read in ``info``, whose value flags ``flags_of`` gives) is known to be a JAX tracer,
     for messages ("computed by a JAX op", "parameter `x` of a function jax.jit traces"), or None.
-    ``facts``: the file's facts, to follow a helper's parameter to its callers (:func:`traced_parameter`)."""
+    ``facts``: the file's facts, to follow a helper's parameter to its callers (:func:`traced_parameter`).
+    ``_assumed``: local names taken as tracers while proving their own bindings (``x = x + 1``), given
+    as the empty evidence ``""``."""
     if not info.jax or info.certainty is not Certainty.COMPILED or _depth > 6:
         return None
+    if isinstance(expr, ast.Name) and expr.id in _assumed:
+        return ""
     flags = flags_of(expr)
     if flags & TENSOR and not flags & PYLIST:
         if flags & OP:
@@ -51,21 +56,12 @@ def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: Fun
             return found
     # arithmetic with a proven tracer is one (`theta * 2.0`, `-x`, `a + b`): JAX arrays define the operators
     if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.Mod):
-        for side in (expr.left, expr.right):
-            if (found := proven_tracer(side, flags_of, info, facts, _depth + 1)) is not None:
-                return found
-        return None
+        sides = [proven_tracer(side, flags_of, info, facts, _depth + 1, _assumed) for side in (expr.left, expr.right)]
+        return next((found for found in sides if found), next((found for found in sides if found is not None), None))
     if isinstance(expr, ast.UnaryOp) and not isinstance(expr.op, ast.Not):
-        return proven_tracer(expr.operand, flags_of, info, facts, _depth + 1)
-    # a local name every binding of which is a proven tracer (`angles = state["angles"] + 0.05 * action`)
-    if isinstance(expr, ast.Name) and not isinstance(info.node, ast.Lambda) \
-            and expr.id not in _parameters(info, with_defaults=True):
-        values = own_returns_and_assignments(info.node)[1].get(expr.id) or []
-        found = None
-        for value in values:
-            if value is None or (found := proven_tracer(value, flags_of, info, facts, _depth + 1)) is None:
-                return None
-        return f"`{expr.id}`, computed from a tracer: {found}" if found is not None else None
+        return proven_tracer(expr.operand, flags_of, info, facts, _depth + 1, _assumed)
+    if isinstance(expr, ast.Name):
+        return _proven_local(expr.id, flags_of, info, facts, _depth, _assumed)
     # a leaf jax.tree.map hands its function (an array, whatever the value model knows), or an element of one
     base = expr
     while isinstance(base, ast.Subscript) and isinstance(base.ctx, ast.Load):
@@ -74,6 +70,32 @@ def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: Fun
             and not _rebound(base.id, info) and _mapped_leaf(base.id, info, facts, 0):
         return f"`{base.id}`, a leaf jax.tree.map takes from traced arrays"
     return None
+
+
+def _proven_local(name: str, flags_of: Callable[[ast.expr], int], info: FunctionInfo, facts: ModuleFacts | None,
+                  depth: int, assumed: frozenset[str]) -> str | None:
+    """A name ``info`` binds, every binding of which is a proven tracer, taking the name itself as one
+    inside its own bindings (by induction: ``angles = state["angles"] + 0.05 * action``; ``x = jnp.zeros(3)``
+    then ``x = x + 1``); a parameter also needs a tracer on entry (a parameter JAX traces, rebound
+    ``qpos = qpos + 0.01 * qvel``). Tuple unpacking, loop targets and other bindings are no proof."""
+    params = _parameters(info, with_defaults=True)
+    node = info.node
+    if isinstance(node, ast.Lambda) or name in params and not traced_parameter(name, info, rebound_ok=True):
+        return None
+    values = own_returns_and_assignments(node)[1].get(name) or []
+    if not values:
+        return None
+    found: str | None = None
+    for value in values:
+        if value is None:
+            return None
+        evidence = proven_tracer(value, flags_of, info, facts, depth + 1, assumed | {name})
+        if evidence is None:
+            return None
+        found = found or evidence
+    if name in params:
+        return f"parameter `{name}` of a function JAX traces, rebound to arithmetic on tracers"
+    return f"`{name}`, computed from a tracer: {found}" if found else None
 
 
 def _proven_name(name: str, info: FunctionInfo, facts: ModuleFacts | None, depth: int,
@@ -136,14 +158,16 @@ def proven_symbolic(flags: int, info: FunctionInfo) -> str | None:
     return "computed by a TensorFlow op"
 
 
-def traced_parameter(name: str, info: FunctionInfo, read: ast.AST | None = None) -> bool:
+def traced_parameter(name: str, info: FunctionInfo, read: ast.AST | None = None, *,
+                     rebound_ok: bool = False) -> bool:
     """``name`` is a parameter that a JAX tracer fills in ``info`` (a ``jax.jit`` target, a JAX
-    transformation's function): not static, no default, not ``self``, never rebound in the body."""
+    transformation's function): not static, no default, not ``self``, never rebound in the body
+    (``rebound_ok``: on entry, whatever the body binds to it later)."""
     if not (info.jax and info.traced_args) or info.declared or info.static_params_unknown:
         return False
     if name in info.static_params:
         return False
-    return name in _parameters(info, with_defaults=False) and not _rebound(name, info, read)
+    return name in _parameters(info, with_defaults=False) and (rebound_ok or not _rebound(name, info, read))
 
 
 def _parameters(info: FunctionInfo, *, with_defaults: bool) -> list[str]:

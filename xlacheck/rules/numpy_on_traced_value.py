@@ -17,6 +17,8 @@ def numpy_on_traced_value(node: ast.AST, ctx: RuleContext) -> str | None:
     jax = ctx.function.jax
     if isinstance(node, ast.Subscript):
         return _indexed(node, ctx) if jax else None
+    if isinstance(node, (ast.Assign, ast.AugAssign)):
+        return _stored(node, ctx)
     if not isinstance(node, ast.Call):
         return None
     name = call_name(node, ctx)
@@ -58,6 +60,49 @@ def _indexed(node: ast.Subscript, ctx: RuleContext) -> str | None:
     return (f"NumPy array from {source} indexed with a traced array ({evidence}) under jax.jit "
             f"({ctx.function.why}): NumPy converts the index (TracerArrayConversionError); build the array with "
             "jnp.* (jnp.asarray(table) once, outside the function)")
+
+
+def _traced(value: ast.expr, ctx: RuleContext) -> str | None:
+    """How ``value`` is proven traced where it is read (a JAX tracer, or a symbolic TF tensor), or None."""
+    if ctx.function.jax:
+        return proven_tracer(value, ctx.flags, ctx.function, ctx.facts)
+    return proven_symbolic(ctx.flags(value), ctx.function)
+
+
+_VALUE_STORES = ("[:]=array", "[:]=scalar", "[0]=row", "[0,0]=scalar")
+
+
+def _stored(node: ast.Assign | ast.AugAssign, ctx: RuleContext) -> str | None:
+    """``buf[...] = value`` (or ``+=``) where ``buf`` is evidently a NumPy array and the value or the
+    index is proven traced, in a form the generators measured to fail (``api_table.numpy_store_errors``)."""
+    jax = ctx.function.jax
+    errors = api_table.numpy_store_errors(jax)
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    for target in targets:
+        if not isinstance(target, ast.Subscript):
+            continue
+        # the value's rank is not known here: every measured store of a value must fail
+        forms = ("[:]+=array",) if isinstance(node, ast.AugAssign) else _VALUE_STORES
+        what = None
+        if all(f in errors for f in forms) and (evidence := _traced(node.value, ctx)) is not None:
+            what, error = f"a traced value ({evidence}) stored into", " or ".join(sorted({errors[f] for f in forms}))
+        elif "[i]=constant" in errors and (evidence := next(
+                (found for b in index_values(target) if (found := _traced(b, ctx)) is not None), None)) is not None:
+            what, error = f"a store at a traced index ({evidence}) into", errors["[i]=constant"]
+        if what is None:
+            continue
+        cls = ctx.function.cls.node if ctx.function.cls is not None else None
+        source = ctx.host_arrays.source(target.value, ctx.function.node, cls)
+        if source is None:
+            continue
+        if jax:
+            return (f"{what} a NumPy array from {source} under jax.jit ({ctx.function.why}): NumPy converts the "
+                    f"value ({error}, measured); keep the result a JAX array (jnp, x.at[i].set(v)) and copy it to "
+                    "the host after the jitted call")
+        return (f"{what} a NumPy array from {source} in a graph ({ctx.function.why}): NumPy converts the value "
+                f"({error}, measured; 'Cannot convert a symbolic tf.Tensor to a numpy array'); keep the result a "
+                "tensor (tf.tensor_scatter_nd_update) and read it after the call")
+    return None
 
 
 class NumpyOnTracedValue(Rule):
@@ -109,7 +154,7 @@ class NumpyOnTracedValue(Rule):
     name = "numpy-on-traced-value"
     fails_in_any_graph = True  # a tf.function without jit_compile fails too
     fix = None
-    node_types = (ast.Call, ast.Subscript)
+    node_types = (ast.Call, ast.Subscript, ast.Assign, ast.AugAssign)
 
     VALID = (
         # NumPy hands the array to its own method: np.sum(x) is x.sum() (measured)
@@ -132,6 +177,9 @@ class NumpyOnTracedValue(Rule):
         # a Keras method alone: a model only ever called eagerly computes NumPy on eager tensors
         Example("import numpy as np\nimport tensorflow as tf\nclass Pool(tf.keras.layers.Layer):\n"
                 "    def call(self, x):\n        return tf.constant(np.mean(tf.nn.relu(x)))\n"),
+        # a static shape stored into a NumPy buffer under jit, and a store in eager code
+        Example("import jax\nimport numpy as np\nSIZES = np.zeros(2)\n@jax.jit\ndef f(x):\n"
+                "    SIZES[0] = x.shape[0]\n    return x\ndef record(x):\n    SIZES[:] = x\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\n@jax.jit\ndef reward(tip, target):\n"
@@ -229,6 +277,31 @@ class NumpyOnTracedValue(Rule):
                             'function JAX traces passes a tracer) under jax.jit (called from f()): NumPy converts '
                             'the index (TracerArrayConversionError); build the array with jnp.* (jnp.asarray(table) '
                             'once, outside the function)'),
+                )),
+        # a traced value written into a NumPy buffer (mujoco#1256), in TensorFlow too, and a traced index
+        Example("import jax\nimport numpy as np\nFRAME = np.zeros(3, dtype=np.float32)\n@jax.jit\n"
+                "def step(qpos, qvel):\n    qpos = qpos + 0.01 * qvel\n    FRAME[:] = qpos\n    return qpos\n",
+                expected=(
+                    (7, 5, 'a traced value (parameter `qpos` of a function JAX traces, rebound to arithmetic on '
+                           'tracers) stored into a NumPy array from np.zeros under jax.jit (decorated with jax.jit): '
+                           'NumPy converts the value (TracerArrayConversionError or ValueError, measured); keep the '
+                           'result a JAX array (jnp, x.at[i].set(v)) and copy it to the host after the jitted call'),
+                )),
+        Example("import numpy as np\nimport tensorflow as tf\n@tf.function\ndef summarize(x):\n"
+                "    out = np.zeros((2, 3), np.float32)\n    out[0] = tf.reduce_mean(x, axis=0)\n    return x\n",
+                expected=(
+                    (6, 5, "a traced value (computed by a TensorFlow op) stored into a NumPy array from np.zeros in "
+                           "a graph (decorated with tf.function): NumPy converts the value (NotImplementedError or "
+                           "ValueError, measured; 'Cannot convert a symbolic tf.Tensor to a numpy array'); keep the "
+                           "result a tensor (tf.tensor_scatter_nd_update) and read it after the call"),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\n@jax.jit\ndef one_hot(logits):\n"
+                "    v = np.zeros(10)\n    v[jnp.argmax(logits)] = 1.0\n    return jnp.asarray(v)\n",
+                expected=(
+                    (7, 5, 'a store at a traced index (computed by a JAX op) into a NumPy array from np.zeros under '
+                           'jax.jit (decorated with jax.jit): NumPy converts the value (TracerArrayConversionError, '
+                           'measured); keep the result a JAX array (jnp, x.at[i].set(v)) and copy it to the host '
+                           'after the jitted call'),
                 )),
     )
 
