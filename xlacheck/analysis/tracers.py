@@ -30,10 +30,10 @@ from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import Assignments, own_returns_and_assignments
 from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.tables import JAX_TREE_MAPS
-from xlacheck.analysis.values import OP, PARAM, PYLIST, TENSOR
+from xlacheck.analysis.values import OP, PARAM, PYLIST, STAGED_PREFIXES, TENSOR
 
-# Namespaces whose calls JAX stages under jax.jit (values._STAGED_PREFIXES, plus jax.random/scipy)
-JAX_OP_PREFIXES = ("jnp.", "jax.numpy.", "jax.lax.", "jax.nn.", "jax.random.", "jax.scipy.")
+# Namespaces whose calls JAX stages under jax.jit: those the value model marks OP, and jax.random/jax.scipy
+JAX_OP_PREFIXES = (*STAGED_PREFIXES, "jax.random.", "jax.scipy.")
 
 
 def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: FunctionInfo,

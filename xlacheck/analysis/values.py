@@ -1081,7 +1081,7 @@ class ValueEnv:
             k = self._args_flags(e)
             return TENSOR | OPAQUE if k & TENSOR else 0
         res = self._generic_op(name, e)
-        if self.staged and name.startswith(_STAGED_PREFIXES):
+        if self.staged and name.startswith(STAGED_PREFIXES):
             res = (res & ~(SHAPE | CONST)) | OP  # a tracer, whatever it was computed from
         return self._structure(name, fact, e, res)
 
@@ -1155,7 +1155,7 @@ _PYTHON_VALUED = frozenset({
 # ``pmax``/``pmin`` of a constant return tracers.
 _CONSTANT_FOLDING_COLLECTIVES = frozenset({"jax.lax.psum", "jax.lax.pmean"})
 # Ops JAX stages into the jaxpr of a traced function (:attr:`ValueEnv.staged`).
-_STAGED_PREFIXES = ("jnp.", "jax.numpy.", "jax.lax.", "jax.nn.")
+STAGED_PREFIXES = ("jnp.", "jax.numpy.", "jax.lax.", "jax.nn.")
 # Structure utilities: what they return is a Python container of the leaves they were given.
 # "jax.tree_" covers jax.tree_util.* and the top-level aliases older JAX exported (jax.tree_leaves,
 # jax.tree_map, jax.tree_flatten, ...: the same functions; jax 0.4.26 deprecated them).
