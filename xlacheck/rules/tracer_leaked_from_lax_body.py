@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.tables import JAX_TRACING_PRIMITIVES
 from xlacheck.analysis.values import TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext
@@ -18,14 +19,16 @@ class TracerLeakedFromLaxBody(Rule):
     `while_loop`/`map`/`cond`/`switch` call, when the body that call traces (a method passed as
     `self.<method>`, or a function defined in the calling function) sets that attribute or name to a
     computed value. Bodies that only return their results, through the carry and the outputs, are
-    not flagged.
+    not flagged. Also a method that `jax.jit` traces (`jax.jit(obj.method)`) storing a computed value
+    on `self` that another method of the class reads, one the jitted method does not call itself.
 
     ## Why is this bad?
     A `jax.lax` control-flow primitive traces its body once with abstract tracers of its own trace.
     A value the body stores outside itself (on `self`, in an enclosing scope) is one of those
     tracers; once the primitive returns, its trace is gone, and using the stored value raises
     `UnexpectedTracerError: Encountered an unexpected tracer` (measured on jax 0.10.2, under
-    `jax.jit` and called from plain Python alike; dm-haiku issue 214).
+    `jax.jit` and called from plain Python alike; dm-haiku issue 214). The same holds for the trace of
+    a jitted method: what it stores on the object is a tracer of that call (jax issue 4714).
 
     ## Example
     ```python
@@ -77,6 +80,12 @@ class TracerLeakedFromLaxBody(Rule):
                 "    def body(self, i, c):\n        self.traces = self.traces + 1\n        return c * 2.0\n"
                 "    def __call__(self, x):\n        out = jax.lax.fori_loop(0, 3, self.body, x)\n"
                 "        return out, self.traces\n"),
+        # a jitted method's attribute read only in the trace (by itself and the methods it calls)
+        Example("import jax\nimport jax.numpy as jnp\nclass Field:\n    def __init__(self, pupil):\n"
+                "        self.pupil = pupil\n    def propagate(self, phase):\n"
+                "        self.field = self.pupil * jnp.exp(1j * phase)\n        return self.flux()\n"
+                "    def flux(self):\n        return jnp.sum(jnp.abs(self.field) ** 2)\n"
+                "f = Field(jnp.ones(4))\npropagate = jax.jit(f.propagate)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\nclass Core:\n    def __init__(self, w):\n"
@@ -110,17 +119,35 @@ class TracerLeakedFromLaxBody(Rule):
                            "once it returns (UnexpectedTracerError); return it as an output of the branches "
                            "instead"),
                 )),
+        # a method jax.jit traces stores its result on the object; another method reads it later (jax#4714)
+        Example("import jax\nimport jax.numpy as jnp\nclass Field:\n    def __init__(self, pupil):\n"
+                "        self.pupil = pupil\n        self.wavefront = pupil\n    def propagate(self, phase):\n"
+                "        field = self.pupil * jnp.exp(1j * phase)\n        self.wavefront = jnp.fft.fft2(field)\n"
+                "        return jnp.sum(jnp.abs(field) ** 2)\n    def intensity(self):\n"
+                "        return jnp.abs(self.wavefront) ** 2\n"
+                "f = Field(jnp.ones((4, 4)))\npropagate = jax.jit(f.propagate)\n",
+                expected=(
+                    (9, 9, "`self.wavefront` is set inside `propagate`, which jax.jit traces (wrapped in jax.jit), and "
+                           "read by `intensity` (line 12), which runs outside that trace: the value stored there is a "
+                           "tracer of the jitted call, gone once it returns (UnexpectedTracerError); return it from "
+                           "the jitted function instead"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
         why = ctx.function.why
         body = ctx.function.node
-        if not why.startswith("traced by jax.lax.") or node.value is None or not _computed(node.value) \
-                or not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if node.value is None or not _computed(node.value) or not isinstance(body, (ast.FunctionDef,
+                                                                                   ast.AsyncFunctionDef)):
             return
         if not ctx.flags(node.value) & TENSOR:
             return  # a Python value (a trace-time counter): no tracer is stored
+        if _jitted_method(ctx):
+            self._jitted_method(node, body, ctx)
+            return
+        if not why.startswith("traced by jax.lax."):
+            return
         primitive = why[len("traced by "):]
         for target, shown in _stored_outside(node, body):
             for caller, call in _callers(body, ctx):
@@ -137,6 +164,51 @@ class TracerLeakedFromLaxBody(Rule):
                                f"{'loop' if loop else 'branch'}'s own "
                                f"trace, which is gone once it returns (UnexpectedTracerError); return it {way} instead")
                     return
+
+
+    def _jitted_method(self, node: ast.Assign | ast.AugAssign | ast.AnnAssign, body: _Body, ctx: RuleContext) -> None:
+        """``self.<attr> = <tracer>`` in a method ``jax.jit`` traces, read by another method of the class
+        that the jitted method does not call: that method runs outside the trace (or in another one)."""
+        cls = ctx.function.cls
+        assert cls is not None
+        inside = _methods_called_from(body.name, cls.methods)
+        for target, shown in _stored_outside(node, body):
+            if not target.startswith("self."):
+                continue
+            for name, method in sorted(cls.methods.items()):
+                if name in inside or name == "__init__" or method.node is body:
+                    continue
+                read = _read_after(method.node, target, getattr(method.node, "lineno", 0))
+                if read is None:
+                    continue
+                ctx.report(self, node,
+                           f"`{shown}` is set inside `{body.name}`, which jax.jit traces ({ctx.function.why}), and read "
+                           f"by `{name}` (line {read.lineno}), which runs outside that trace: the value stored there "
+                           "is a tracer of the jitted call, gone once it returns (UnexpectedTracerError); return it "
+                           "from the jitted function instead")
+                return
+
+
+def _jitted_method(ctx: RuleContext) -> bool:
+    """The function is a method of a class (not nested) that ``jax.jit`` or ``jax.pmap`` traces itself."""
+    info = ctx.function
+    return (info.cls is not None and info.parent is None and info.jax and info.traced_args
+            and ("jax.jit" in info.why or "jax.pmap" in info.why) and not info.why.startswith("traced by jax.lax."))
+
+
+def _methods_called_from(start: str, methods: dict[str, FunctionInfo]) -> set[str]:
+    """``start`` and the methods it calls as ``self.<method>(...)``, transitively: they run in its trace."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        info = methods.get(todo.pop())
+        if info is None:
+            continue
+        for called in info.called_methods:
+            if called in methods and called not in seen:
+                seen.add(called)
+                todo.append(called)
+    return seen
 
 
 def _callers(body: _Body, ctx: RuleContext) -> list[tuple[ast.AST, ast.Call]]:
