@@ -1,4 +1,4 @@
-"""Source: https://github.com/jax-ml/jax/pull/24511 (a branch on a traced value under `jax.checkpoint` must be traced too; `jnp.where` computes both activations and selects one). Here the checkpointed residual block selects its activation with `jnp.where` on the traced pre-activation mean."""
+"""Source: https://github.com/jax-ml/jax/pull/24511 (a branch on a traced value under `jax.checkpoint` must be traced too; `jnp.where` computes both activations and selects one). Here the checkpointed residual block selects its activation with `jnp.where` on the traced pre-activation mean. (The failing form, a Python `if` under `jax.checkpoint`, fails eagerly too, since `jax.checkpoint` traces its function even without `jax.jit`: the oracle records it as a broken case, so it is not in the corpus.)"""
 import jax
 import jax.numpy as jnp
 

@@ -6,7 +6,13 @@ MIN_POSITIONS = 1.0
 
 
 def covered_logits(logits):
-    positions = tf.while_loop(lambda i: i < MIN_POSITIONS, lambda i: i + STRIDE, [tf.constant(0.0)])[0]
+    def not_covered(i):
+        return i < MIN_POSITIONS
+
+    def advance(i):
+        return [i + STRIDE]
+
+    positions = tf.while_loop(not_covered, advance, [tf.constant(0.0)])[0]
     return logits * tf.cast(positions, logits.dtype)
 
 

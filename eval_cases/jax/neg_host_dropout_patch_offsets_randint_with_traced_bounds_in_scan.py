@@ -1,10 +1,10 @@
-"""Source: https://github.com/jax-ml/jax/issues/23356 ("jax.random.randint() fails when minval/maxval are traced, but aren't arrays": under nested `vmap`s and `scan`s the Python-int bounds become tracers and `_randint`'s shape check calls `np.shape(minval)`, which converts the tracer with `__array__` and raises TracerArrayConversionError). Here an augmentation pipeline draws crop offsets per image with `jax.random.randint` whose upper bound is the traced image extent, inside a vmap over images and a scan over augmentation rounds, all under `jax.jit`."""
+"""Source: https://github.com/jax-ml/jax/issues/23356 ("jax.random.randint() fails when minval/maxval are traced, but aren't arrays": under nested `vmap`s and `scan`s the Python-int bounds become tracers and `_randint`'s shape check calls `np.shape(minval)`, which converts the tracer with `__array__` and raises TracerArrayConversionError). Here an augmentation pipeline draws crop offsets per image with `jax.random.randint` whose upper bound is the traced image extent, inside a vmap over images and a scan over augmentation rounds, all under `jax.jit`. On jax 0.10.2 (CPU) it traces, compiles and runs: the report no longer reproduces, so this is a negative."""
 import jax
 import jax.numpy as jnp
 
 
 def crop_offset(key, extent, crop):
-    return jax.random.randint(key, (), 0, extent - crop)  # XLA: host
+    return jax.random.randint(key, (), 0, extent - crop)
 
 
 def augment_round(carry, key):
