@@ -299,6 +299,8 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA327-valid-1", "f", lambda: (_f(1.0, 2.0),), "compiles"),
     ("XLA327-valid-2", "f", lambda: (_f(1.0, 2.0),), "compiles"),
     ("XLA327-valid-4", "f", lambda: (_f(1.0, 2.0), 3.0), "compiles"),
+    # XLA309: the complex eigh gradient, the input proven complex64 through a class variable (tfrecall29)
+    ("XLA309-invalid-21", "f", lambda: (_f(0.1, -0.2),), "fails"),
 ]
 
 

@@ -603,7 +603,8 @@ class ValueEnv:
         """The proven TensorFlow dtype of ``e`` (``"int8"``), or None when not proven
         (:mod:`xlacheck.analysis.dtypes`)."""
         if self._dtypes is None:
-            self._dtypes = DtypeModel(self.node, self.aliases.resolve, lambda side: bool(self.flags(side) & TENSOR))
+            self._dtypes = DtypeModel(self.node, self.aliases.resolve, lambda side: bool(self.flags(side) & TENSOR),
+                                      self.cls.node if self.cls is not None else None)
         return self._dtypes.dtype(e)
 
     # -- expressions -----------------------------------------------------------------------
