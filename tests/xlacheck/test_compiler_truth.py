@@ -301,6 +301,8 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA327-valid-4", "f", lambda: (_f(1.0, 2.0), 3.0), "compiles"),
     # XLA309: the complex eigh gradient, the input proven complex64 through a class variable (tfrecall29)
     ("XLA309-invalid-21", "f", lambda: (_f(0.1, -0.2),), "fails"),
+    # XLA206: a tf.while_loop body returning its grown loop variable by name (tfrecall29)
+    ("XLA206-invalid-10", "f", lambda: (tf.ones([2, 3]),), "fails"),
 ]
 
 
