@@ -172,6 +172,5 @@ class ConstantOfSymbolicTensor(Rule):
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
-        message = constant_of_symbolic_tensor(node, ctx)
-        if message is not None:
+        if (message := constant_of_symbolic_tensor(node, ctx)) is not None:
             ctx.report(self, node, message)
