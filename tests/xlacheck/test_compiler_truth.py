@@ -293,6 +293,17 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA113-invalid-8", "f", lambda: (tf.ones([3]), tf.constant(True)), "fails"),
     ("XLA113-valid-3", "f", lambda: (tf.ones([3]), tf.constant(True)), "compiles"),
     ("XLA301-invalid-7", "f", lambda: (_f(1.0, 2.0), _f(3.0)), "fails"),  # rt.to_list(): tensor_members.json host_read
+    # XLA327: tf.constant / tf.TensorShape of a tensor in a traced function; of a captured eager constant
+    ("XLA327-invalid-1", "f", lambda: (_f(1.0, 2.0),), "fails"),
+    ("XLA327-invalid-2", "f", lambda: (tf.constant([[1.0, 2.0], [3.0, 4.0]]),), "fails"),
+    ("XLA327-invalid-3", "f", lambda: (tf.constant([[1.0, 2.0, 3.0]]),), "fails"),
+    ("XLA327-valid-1", "f", lambda: (_f(1.0, 2.0),), "compiles"),
+    ("XLA327-valid-2", "f", lambda: (_f(1.0, 2.0),), "compiles"),
+    ("XLA327-valid-4", "f", lambda: (_f(1.0, 2.0), 3.0), "compiles"),
+    # XLA309: the complex eigh gradient, the input proven complex64 through a class variable (tfrecall29)
+    ("XLA309-invalid-21", "f", lambda: (_f(0.1, -0.2),), "fails"),
+    # XLA206: a tf.while_loop body returning its grown loop variable by name (tfrecall29)
+    ("XLA206-invalid-10", "f", lambda: (tf.ones([2, 3]),), "fails"),
 ]
 
 

@@ -913,3 +913,41 @@ def test_a_parameter_annotated_with_an_enum_of_the_file_is_a_python_value_and_co
     namespace = _defined(_POOL_MODE, "pool_mode.py")
     x, pool = tf.constant([[1.0, 3.0]]), namespace["Pool"]
     assert [float(namespace["pooled"](x, p)[0]) for p in (pool.MEAN, pool.MAX)] == [2.0, 3.0]
+
+
+# tfrecall29: dtypes through a `with` body, a class attribute assigned once, a binary op with a
+# tensor of unknown dtype and one proven part of tf.complex (the complex eigh gradient, reports21-tf)
+def test_a_name_rebound_in_a_with_body_carries_its_last_dtype() -> None:
+    assert _dtypes("    with tf.GradientTape() as tape:\n        a = tf.cast(x, tf.int8)\n"
+                   "        a = tf.reshape(a, [-1])\n    a\n") == ["int8"]
+    assert _dtypes("    a = tf.cast(x, tf.int8)\n    with tf.GradientTape() as a:\n        pass\n    a\n") == [None]
+    assert _dtypes("    with tf.GradientTape():\n        a = tf.cast(x, tf.int8)\n        if x:\n"
+                   "            a = tf.cast(a, tf.int32)\n    a\n") == [None]
+
+
+def test_a_binary_op_with_another_tensor_and_a_complex_of_one_proven_part() -> None:
+    assert _dtypes("    tf.cast(x, tf.float32) + tf.linalg.diag(x)\n    tf.cast(x, tf.int8) * x\n"
+                   "    tf.cast(x, tf.int8) * n\n    tf.complex(tf.cast(x, tf.float32), x)\n"
+                   "    tf.complex(tf.cast(x, tf.float32), tf.cast(x, tf.float64))\n") == [
+        "float32", "int8", None, "complex64", None]
+
+
+def test_a_self_attribute_assigned_once_from_module_names_carries_its_dtype() -> None:
+    from xlacheck.analysis.dtypes import DtypeModel
+    from xlacheck.analysis.imports import AliasTable
+
+    def proven(init: str, more: str = "") -> str | None:
+        tree = ast.parse("import tensorflow as tf\nclass M(tf.Module):\n    def __init__(self, v):\n"
+                         f"        self.w = {init}\n{more}    def f(self, x):\n        return self.w\n")
+        aliases = AliasTable()
+        aliases.add(tree.body[0])  # type: ignore[arg-type]
+        cls = tree.body[1]
+        assert isinstance(cls, ast.ClassDef)
+        method = cls.body[-1]
+        assert isinstance(method, ast.FunctionDef) and isinstance(method.body[0], ast.Return)
+        return DtypeModel(method, aliases.resolve, lambda e: False, cls).dtype(method.body[0].value)
+
+    assert proven("tf.Variable([[0.0, 1.0]])") == "float32"
+    assert proven("tf.constant(2, tf.int8)") == "int8"
+    assert proven("tf.Variable(v)") is None  # a name of __init__'s own
+    assert proven("tf.Variable([0.0])", "    def g(self):\n        self.w = tf.constant([1])\n") is None

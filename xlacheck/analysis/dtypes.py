@@ -17,9 +17,12 @@ Only proofs, never guesses from names: a dtype comes from
 * comparisons (``<``, ``==`` ... on a tensor; ``tf.equal``, ``tf.logical_and``, the API table's
   measured ``dtype: "bool"`` entries) and ``~``/``&``/``|``/``^`` of booleans: bool;
 * ops that keep their input's dtype (``tf.reshape``, ``tf.transpose``, ``tf.gather``, ``tf.boolean_mask`` ...,
-  subscripts, ``+ - * // % **`` with an operand of the same dtype or an integer literal);
+  subscripts, ``+ - * // % **`` with an operand of the same dtype, a literal that fits it or any
+  other tensor: TensorFlow's binary ops raise on operands of two dtypes; ``tf.complex`` of a proven part);
 * a local name bound exactly once in the function (one plain assignment, no other binding of
   it anywhere in the function: a read sees that value or raises);
+* an attribute ``self.x`` of the function's class that the class assigns exactly once, a value
+  that names nothing but imported modules (``self.w = tf.Variable([[0.0, 1.0]])``: float32);
 * a parameter that the function never rebinds, typed by its decorator's
   ``tf.function(input_signature=[tf.TensorSpec(shape, tf.int8), ...])`` (TensorFlow refuses a
   call whose argument has another dtype).
@@ -219,19 +222,52 @@ def local_bindings(function: ast.AST | None) -> dict[str, ast.expr | None]:
     return out
 
 
+def single_self_attrs(cls: ast.ClassDef, resolve: Callable[[ast.expr], str | None]) -> dict[str, ast.expr]:
+    """``self.<attr>`` -> its value, for the attributes that ``cls``'s methods assign exactly once
+    (one plain ``self.x = value``, no other store, augmented assignment or ``setattr``), when the
+    value names nothing but imported modules (``tf.Variable([[0.0, 1.0]])``, ``tf.constant(2,
+    tf.int8)``): such a value means the same in every function of the class."""
+    stores: dict[str, int] = {}
+    values: dict[str, ast.expr] = {}
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr":
+            return {}
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
+                and not isinstance(node.ctx, ast.Load):
+            stores[node.attr] = stores.get(node.attr, 0) + 1
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute):
+            target = node.targets[0]
+            if isinstance(target.value, ast.Name) and target.value.id == "self":
+                values[target.attr] = node.value
+    return {attr: value for attr, value in values.items() if stores.get(attr) == 1 and all(
+        resolve(n) is not None for n in ast.walk(value) if isinstance(n, ast.Name))}
+
+
+def _straight_line(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``body``'s statements in order, with the bodies of its ``with`` blocks in their place."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            out.extend(_straight_line(stmt.body))
+        else:
+            out.append(stmt)
+    return out
+
+
 def straight_line_rebinds(function: ast.AST | None) -> dict[str, list[tuple[ast.Assign, ast.expr | None]]]:
     """Name -> its plain assignments, in order, for the names that :func:`local_bindings` cannot
     give one value (a parameter rebound, ``x = tf.cast(x, tf.int8)``; a name assigned twice) but
     whose every binding other than a parameter is a single-name ``Assign`` directly in the
     function's body (straight-line code: no branch, loop, ``with`` or ``try`` around it, no other
-    way of binding it, not rebound from a nested scope). A flat tuple unpacking there
-    (``images, padding = inputs``) is such a binding too, of an unknown value. At a read, the value
-    that reaches it is the last of these assignments that ends before the read (else the
-    parameter's)."""
+    way of binding it, not rebound from a nested scope). A ``with`` block's body counts as
+    straight-line code (``with tf.GradientTape() as tape:`` runs it once, in order), but not its
+    ``as`` target. A flat tuple unpacking there (``images, padding = inputs``) is such a binding
+    too, of an unknown value. At a read, the value that reaches it is the last of these assignments
+    that ends before the read (else the parameter's)."""
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return {}
     top: dict[str, list[tuple[ast.Assign, ast.expr | None]]] = {}
-    for stmt in function.body:
+    for stmt in _straight_line(function.body):
         if not isinstance(stmt, ast.Assign):
             continue
         for target in stmt.targets:
@@ -308,12 +344,13 @@ def signature_dtypes(function: ast.AST | None, resolve: Callable[[ast.expr], str
 class DtypeModel:
     """Proven dtypes of the expressions of one function (see the module docstring)."""
 
-    __slots__ = ("resolve", "is_tensor", "bindings", "params", "signature", "rebinds", "_memo")
+    __slots__ = ("resolve", "is_tensor", "bindings", "params", "signature", "rebinds", "attrs", "_memo")
 
     def __init__(self, function: ast.AST | None, resolve: Callable[[ast.expr], str | None],
-                 is_tensor: Callable[[ast.AST], bool]) -> None:
+                 is_tensor: Callable[[ast.AST], bool], cls: ast.ClassDef | None = None) -> None:
         self.resolve = resolve
         self.is_tensor = is_tensor
+        self.attrs = single_self_attrs(cls, resolve) if cls is not None else {}
         self.bindings = local_bindings(function)
         self.signature = signature_dtypes(function, resolve)
         self.params = {name: dtype for name, dtype in self.signature.items() if name not in _rebound(function, name)}
@@ -345,6 +382,9 @@ class DtypeModel:
             return self._call(e, depth)
         if isinstance(e, ast.Subscript):
             return self.dtype(e.value, depth + 1)
+        if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self":
+            value = self.attrs.get(e.attr)
+            return self.dtype(value, depth + 1) if value is not None else None
         if isinstance(e, ast.IfExp):
             body = self.dtype(e.body, depth + 1)
             return body if body is not None and body == self.dtype(e.orelse, depth + 1) else None
@@ -367,7 +407,9 @@ class DtypeModel:
                 if left is not None and left == right and left != "bool":
                     return left
                 for known, other in ((left, e.right), (right, e.left)):
-                    if known is not None and known != "bool" and _literal_fits(other, known):
+                    # a literal TensorFlow converts to the tensor's dtype, or another tensor: TensorFlow's
+                    # binary ops take operands of one dtype only (else the op raises), so the result has it
+                    if known is not None and known != "bool" and (_literal_fits(other, known) or self.is_tensor(other)):
                         return known
         return None
 
@@ -429,7 +471,10 @@ def call_dtype(e: ast.Call, name: str, resolve: Callable[[ast.expr], str | None]
         return _range(e, resolve, dtype_of)
     if name in ("tf.complex", "tf.dtypes.complex"):
         parts = [argument(e, 0, "real"), argument(e, 1, "imag")]
-        widths = {_COMPLEX_OF.get(dtype_of(part) or "") for part in parts if part is not None}
+        # TensorFlow requires both parts of one dtype (a Python number is converted to the other's):
+        # one proven part decides, two must agree
+        known = {dtype_of(part) for part in parts if part is not None} - {None}
+        widths = {_COMPLEX_OF.get(dtype or "") for dtype in known}
         return widths.pop() if len(widths) == 1 and None not in widths else None
     if name in KEEPS_DTYPE:
         first = e.args[0] if e.args and not isinstance(e.args[0], ast.Starred) else None

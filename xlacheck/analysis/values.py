@@ -603,7 +603,8 @@ class ValueEnv:
         """The proven TensorFlow dtype of ``e`` (``"int8"``), or None when not proven
         (:mod:`xlacheck.analysis.dtypes`)."""
         if self._dtypes is None:
-            self._dtypes = DtypeModel(self.node, self.aliases.resolve, lambda side: bool(self.flags(side) & TENSOR))
+            self._dtypes = DtypeModel(self.node, self.aliases.resolve, lambda side: bool(self.flags(side) & TENSOR),
+                                      self.cls.node if self.cls is not None else None)
         return self._dtypes.dtype(e)
 
     # -- expressions -----------------------------------------------------------------------
@@ -1057,8 +1058,11 @@ class ValueEnv:
             return (k & _PASS_FLAGS) | TENSOR if k & TENSOR else TENSOR | CONST
         if name in ("tf.Variable",):
             return TENSOR | VARIABLE
-        if name.startswith("tf.keras.utils."):
-            return 0  # Python structures (unpack_x_y_sample_weight, to_categorical on NumPy, ...)
+        if name.startswith("tf.keras.utils.") or fact is not None and fact.canonical.startswith("tf.keras.utils."):
+            # Python structures (unpack_x_y_sample_weight, to_categorical on NumPy, ...), also under
+            # the names the API table records as the same object (alias_of: the NumPy array of
+            # tf.keras.preprocessing.sequence.pad_sequences is tf.keras.utils.pad_sequences's)
+            return 0
         if fact is not None and fact.dynamic_shape and (given := _given(fact, e)) is not None \
                 and fact.shape_depends_on_data(given):
             # tf.boolean_mask, tf.unique, 1-argument tf.where, NMS, Keras 3's keras.ops.nonzero/unique/

@@ -14,6 +14,7 @@ from xlacheck.rules.branch_rank_mismatch import BranchRankMismatch
 from xlacheck.rules.branch_type_mismatch import BranchTypeMismatch
 from xlacheck.rules.compiled_loop_differentiated_outside import CompiledLoopDifferentiatedOutside
 from xlacheck.rules.compiled_model_layer_without_kernel import CompiledModelLayerWithoutKernel
+from xlacheck.rules.constant_of_symbolic_tensor import ConstantOfSymbolicTensor
 from xlacheck.rules.cumulative_op_on_masked import CumulativeOpOnMasked
 from xlacheck.rules.data_dependent_shape_argument import DataDependentShapeArgument
 from xlacheck.rules.data_dependent_shape_op import DataDependentShapeOp
@@ -159,6 +160,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     IntCastDtypeMismatch,
     NumpyCallOnTensor,
     NumpyOnTracedValue,
+    ConstantOfSymbolicTensor,
     FrozenHostRead,
     PythonCallbackOp,
     TfPrintWithoutKernel,

@@ -233,6 +233,16 @@ class LoopGrownTensor(Rule):
                             "preallocate the carry at its final size and write into it (`.at[i].set`, "
                             "`lax.dynamic_update_slice`)"),
                 )),
+        # the grown loop variable returned by the name the body binds it to once (keras-hub#341's beams)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(tokens):\n    def body(i, seq):\n"
+                "        seq = tf.concat([seq, seq[:, -1:] + 1.0], axis=1)\n        return i + 1, seq\n"
+                "    return tf.while_loop(lambda i, s: i < 3, body, (0, tokens),\n"
+                "                         shape_invariants=(tf.TensorShape([]), tf.TensorShape([None, None])))[1]\n",
+                expected=(
+                    (5, 15, "loop variable `seq` grown by tf.concat in a tf.while_loop body: its shape changes per "
+                            "iteration, which XLA cannot compile ('Input and output shapes of loop body do not "
+                            "match'); preallocate a fixed-size buffer or use tf.TensorArray with a static size"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -283,6 +293,7 @@ class LoopGrownTensor(Rule):
         if len(values) != len(params) or not _is_while_loop_body(fn, ctx):
             return
         for param, value in zip(params, values):
+            value = _once_bound_value(fn, value)
             if isinstance(value, ast.Call) and call_name(value, ctx) in _CONCAT:
                 parts = value.args[0] if value.args else None
                 if isinstance(parts, (ast.List, ast.Tuple)) and any(
@@ -392,6 +403,19 @@ def _unpacked(fn: ast.FunctionDef | ast.AsyncFunctionDef, carry: str) -> list[st
                 and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple):
             return [e.id if isinstance(e, ast.Name) else None for e in stmt.targets[0].elts]
     return None
+
+
+def _once_bound_value(fn: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr) -> ast.expr:
+    """``value``, or the value of the one assignment of the body that binds it when nothing else in the
+    body binds that name (``seq = tf.concat([seq, x]); return i + 1, seq``): the ``seq`` it joins is
+    then the body's own loop variable, not a value an earlier statement made of it."""
+    if not isinstance(value, ast.Name):
+        return value
+    stores = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == value.id
+              and not isinstance(n.ctx, ast.Load)]
+    bound = [stmt.value for stmt in fn.body if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+             and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == value.id]
+    return bound[0] if len(bound) == 1 and len(stores) == 1 else value
 
 
 def _bound_value(fn: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr) -> ast.expr:

@@ -9,6 +9,7 @@ from xlacheck.analysis import index_values
 from xlacheck.analysis.tables import NUMPY_CONVERSIONS, PYTHON_VALUE_ARGS
 from xlacheck.analysis.values import CONST, DATA, OP, OPAQUE, PARAM, PYLIST, SHAPE, TENSOR, VARIABLE
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
+from xlacheck.rules.constant_of_symbolic_tensor import constant_of_symbolic_tensor
 from xlacheck.rules.numpy_on_traced_value import numpy_on_traced_value
 
 
@@ -161,8 +162,8 @@ class NumpyCallOnTensor(Rule):
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
-        if numpy_on_traced_value(node, ctx) is not None:
-            return  # XLA326's: the value is a proven tracer
+        if numpy_on_traced_value(node, ctx) is not None or constant_of_symbolic_tensor(node, ctx) is not None:
+            return  # XLA326's / XLA327's: the value is proven symbolic in a traced function
         if isinstance(node, ast.Subscript):
             self._indexed(node, ctx)
             return

@@ -628,6 +628,21 @@ class OpWithoutXlaKernel(Rule):
                             "the call out of the compiled function (compiled: decorated with "
                             "tf.function(jit_compile=True) at line 3)"),
                 )),
+        # the complex input proven through a class's float32 variable and a name rebound in the tape's
+        # body (tensorflow#56619, reports21-tf)
+        Example("import tensorflow as tf\nclass Hamiltonian(tf.Module):\n    def __init__(self):\n"
+                "        super().__init__()\n        self.hop = tf.Variable([[0.0, 1.0], [1.0, 0.0]])\n"
+                "    def energy(self, onsite):\n        with tf.GradientTape() as tape:\n"
+                "            h = tf.complex(self.hop + tf.linalg.diag(onsite), tf.zeros_like(self.hop))\n"
+                "            h = 0.5 * (h + tf.linalg.adjoint(h))\n            energies, _ = tf.linalg.eigh(h)\n"
+                "            loss = tf.math.real(energies[0])\n        return tape.gradient(loss, self.hop)\n"
+                "ham = Hamiltonian()\n@tf.function(jit_compile=True)\ndef f(onsite):\n    return ham.energy(onsite)\n",
+                expected=(
+                    (10, 27, "the gradient of tf.linalg.eigh with a complex64 input fails with 'Binary op add with "
+                             "different element types: f32 and c64' (measured: the complex64 forward pass compiles, "
+                             "and so does the float32 gradient); keep the complex64 op out of the taped computation "
+                             "or differentiate a real-valued formulation (compiled: called from f() at line 15)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
