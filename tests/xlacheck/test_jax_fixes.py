@@ -948,6 +948,20 @@ JIT_SITES = {
                      "        self.step = jax.jit(self.pad, static_argnums=(2,))\n\n"
                      "    def pad(self, x, n, axis):\n        return jnp.zeros((n,)) + jnp.sum(x, axis)[0]\n\n\n"
                      "step = Model().step\n", "self.step = jax.jit(self.pad, static_argnums=(2, 1))\n", "step"),
+    # a module constant bound once to a number is a Python value already: only the parameter turns static
+    "size_beside_a_module_constant": (
+        "ROWS = 2\n\n\n@jax.jit\ndef step(x, n):\n    cols = n // ROWS\n"
+        "    return jnp.zeros((ROWS, cols)) + jnp.sum(x)\n",
+        "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
+    # jax.grad(f)(x, n) calls f(x, n) in the caller's trace, differentiating only argnums (0)
+    "helper_differentiated_by_jax_grad": (
+        "def loss(x, size):\n    return jnp.sum((jnp.zeros((size,)) + x[0, 0]) ** 2)\n\n\n"
+        "@jax.jit\ndef step(x, n):\n    return jax.grad(loss)(x, n)\n",
+        "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
+    "helper_through_value_and_grad_of_other_argnums": (
+        "def loss(w, x, size):\n    return jnp.sum((jnp.zeros((size,)) + x[0, 0] * w) ** 2)\n\n\n"
+        "@jax.jit\ndef step(x, n):\n    return jax.value_and_grad(loss, argnums=(0, 1))(2.0, x, n)[1][1]\n",
+        "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
 }
 
 
@@ -988,7 +1002,16 @@ def test_a_size_is_not_made_static_where_the_function_is_handed_on_unseen():
                  "@jax.jit\ndef step(x, n):\n    n = n + jnp.sum(x > 0)\n\n    def loss(y):\n"
                  "        return jnp.zeros((n,))\n\n    return loss(x)\n",
                  "@jax.jit\ndef step(x, n):\n    def loss(y, n=jnp.sum(x > 0)):\n"
-                 "        return jnp.zeros((n,))\n\n    return loss(x)\n"):
+                 "        return jnp.zeros((n,))\n\n    return loss(x)\n",
+                 # the size's parameter among what jax.grad differentiates (a tracer), or mapped by jax.vmap
+                 "def loss(x, n):\n    return jnp.sum(jnp.zeros((n,)) + x)\n\n\n@jax.jit\ndef step(x, n):\n"
+                 "    return jax.grad(loss, argnums=1)(x, n)\n",
+                 "def loss(x, n):\n    return jnp.sum(jnp.zeros((n,)) + x)\n\n\n@jax.jit\ndef step(x, n):\n"
+                 "    return jax.vmap(loss)(x, n)\n",
+                 # a module name bound twice, or rebound through `global`, is no constant
+                 "ROWS = 2\nROWS = 3\n\n\n@jax.jit\ndef step(x, n):\n    return jnp.zeros((ROWS, n))\n",
+                 "ROWS = 2\n\n\ndef grow():\n    global ROWS\n    ROWS = 4\n\n\n@jax.jit\ndef step(x, n):\n"
+                 "    return jnp.zeros((ROWS, n))\n"):
         source = HEADER + body
         tree = ast.parse(source)
         node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")

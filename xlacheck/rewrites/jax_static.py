@@ -9,7 +9,8 @@ arithmetic, ``@jax.jit`` becomes ``@functools.partial(jax.jit, static_argnames=(
 those parameters: they are Python values while tracing, exactly what the original asked of them.
 
 The argument may also read static facts of the other parameters (``x.shape[0]``, ``x.ndim``,
-``len(x)``), comparisons, conditional expressions, the builtins ``min``/``max``/``abs``/``int``, and
+``len(x)``), module constants bound once to a number (``N_MELS = 8``: a Python value in every trace),
+comparisons, conditional expressions, the builtins ``min``/``max``/``abs``/``int``, and
 local names bound once, before it, at the top of the function, to such values
 (``rows = jnp.where(n < x.shape[0], n, x.shape[0])``). Under ``jax.jit`` every ``jax.numpy`` call is
 traced, even on Python numbers, so the ``jax.numpy`` calls on such values that have a Python
@@ -22,6 +23,11 @@ A size read from a field of a parameter annotated with a dataclass of the module
 ``jax.tree_util.register_dataclass`` registers (``params.window``, a traced leaf) makes that field
 static instead (``window: int = dataclasses.field(metadata=dict(static=True))``): a meta field, a
 Python value while tracing, the same for every function that takes the class.
+
+A helper that the jitted function calls through a transformation that hands its arguments on
+unchanged (``jax.grad(loss)(x, m, n)`` runs ``loss(x, m, n)`` in the caller's trace; the shared table
+``JAX_FUNCTION_TRANSFORMS`` less those that trace every argument) is called like a helper called by
+name, for parameters the transformation does not differentiate (not in its ``argnums``, default 0).
 
 Always UNSAFE: each new value of a static argument compiles the function anew (the recompile the
 rule's message warns about), and a static argument must be hashable: a caller that passes an
@@ -38,7 +44,7 @@ import re
 from dataclasses import dataclass
 
 from xlacheck import api_table
-from xlacheck.analysis.tables import array_method_as_function, static_arguments
+from xlacheck.analysis.tables import JAX_FUNCTION_TRANSFORMS, array_method_as_function, static_arguments
 from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._callers import callers, passed_for
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
@@ -155,6 +161,8 @@ class _StaticValue:
             if outer is not None:
                 if node.id not in self.outer:
                     self.outer.append(node.id)
+                return True
+            if _number(self.src.literal_of(node)):  # a module constant bound once to a number: `N_MELS = 8`
                 return True
         value = self.src.local_binding(node.id, node)
         assign = self.src.parents.get(value) if value is not None else None
@@ -287,6 +295,11 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
                     "value while tracing", edits, reasons)
 
 
+def _number(node: ast.expr | None) -> bool:
+    """A Python int or float literal (a bool is neither: ``True`` as a size is a mistake to leave as it is)."""
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
 def _python_range(src: Source, node: ast.Call) -> bool:
     """A call of the builtin ``range`` with plain positional arguments: each must be a Python int."""
     return isinstance(node.func, ast.Name) and node.func.id == "range" and bool(node.args) and not node.keywords \
@@ -322,12 +335,15 @@ def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
     if sites:
         made = _static_decorator(src, function, sites, value.names)
         return None if made is None else ([*value.names, *fields], [*made, *value.edits])
-    found = callers(src, function) if hops > 0 else None
+    found = callers(src, function, lambda wrapper: _passes_through(src, wrapper)) if hops > 0 else None
     if not found:
         return None
     static: list[str] = list(fields)
     edits = list(value.edits)
     for caller, passed in found:
+        if any(isinstance(call.func, ast.Call) and not _undifferentiated(src, function, call.func, value.names)
+               for call in passed):
+            return None
         args = [passed_for(function, call, p) for call in passed for p in value.names]
         if any(a is None for a in args):
             return None
@@ -337,6 +353,40 @@ def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
         static += [p for p in made[0] if p not in static]
         edits += [e for e in made[1] if e not in edits]
     return static, edits
+
+
+# JAX transformations that call the function they wrap with the arguments they are called with, by
+# position (``jax.grad(f)(x, m)`` runs ``f(x, m)`` in the caller's trace): from the shared table of
+# transforms, less those that trace every argument (vmap, checkpoint) and those called another way
+# (``jax.jvp(f, primals, tangents)``). The differentiating ones trace only their ``argnums`` (default 0).
+_PASS_THROUGH = frozenset(name for name, traces in JAX_FUNCTION_TRANSFORMS.items() if not traces) - {
+    "jax.jvp", "jax.vjp", "jax.linearize"}
+_DIFFERENTIATING = frozenset({"jax.grad", "jax.value_and_grad", "jax.jacrev", "jax.jacfwd", "jax.jacobian",
+                              "jax.hessian"})
+
+
+def _passes_through(src: Source, wrapper: ast.Call) -> bool:
+    """``wrapper`` is ``T(f, ...)`` with ``T`` a transformation of :data:`_PASS_THROUGH`."""
+    return canonical(src, wrapper.func) in _PASS_THROUGH and len(wrapper.args) == 1 and all(
+        kw.arg is not None for kw in wrapper.keywords)
+
+
+def _undifferentiated(src: Source, function: ast.FunctionDef, wrapper: ast.Call, names: list[str]) -> bool:
+    """Whether the parameters ``names`` of ``function`` are passed through ``wrapper`` unchanged: not
+    among the ``argnums`` (a literal int or tuple of ints, default 0) a differentiating transform traces,
+    and ``wrapper`` names no option that changes how it calls ``function``."""
+    differentiates = canonical(src, wrapper.func) in _DIFFERENTIATING
+    options = {"argnums", "has_aux", "holomorphic", "allow_int"} if differentiates else {"name"}
+    if any(kw.arg not in options for kw in wrapper.keywords):
+        return False
+    argnums = next((kw.value for kw in wrapper.keywords if kw.arg == "argnums"), None)
+    elements = [] if not differentiates else [ast.Constant(0)] if argnums is None else (
+        argnums.elts if isinstance(argnums, ast.Tuple) else [argnums])
+    if not all(isinstance(e, ast.Constant) and type(e.value) is int for e in elements):
+        return False
+    traced = {e.value for e in elements}  # type: ignore[attr-defined]
+    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    return not any(positional.index(n) in traced for n in names if n in positional)
 
 
 def _jitted_function(src: Source, node: ast.AST) -> tuple[ast.FunctionDef, list[JitSite]] | None:
