@@ -3510,3 +3510,24 @@ def scaled_columns(x):
         grad=True,
     ),
 )
+
+# XLA206 (fixes29): a tf.range loop over a parameter whose default is an int literal unrolls over Python's
+# range: AutoGraph runs range(n) of a Python int as a Python loop and turns range(tensor) into tf.range
+# (test_range_of_a_tensor_is_the_tf_range_loop_under_autograph), so every value a caller passes loops the same.
+EXAMPLES += (
+    Example(
+        "grow_by_concat_over_a_parameter_with_an_int_default",
+        '''import tensorflow as tf
+
+
+def extend(seq, w, new_tokens=3):
+    for _ in tf.range(new_tokens):
+        nxt = tf.reduce_sum(seq[:, -1:] * w, axis=1, keepdims=True)
+        seq = tf.concat([seq, nxt], axis=1)  # flag
+    return seq
+''',
+        "safe",
+        ("for _ in range(new_tokens):",),
+        inputs=(((2, 1), "float_nan"), ((), "float_nan")),
+    ),
+)
