@@ -962,6 +962,15 @@ JIT_SITES = {
         "def loss(w, x, size):\n    return jnp.sum((jnp.zeros((size,)) + x[0, 0] * w) ** 2)\n\n\n"
         "@jax.jit\ndef step(x, n):\n    return jax.value_and_grad(loss, argnums=(0, 1))(2.0, x, n)[1][1]\n",
         "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
+    # jax.jit of jax.grad(f): grad keeps f's signature (functools.wraps), so jit names f's parameters
+    "jit_of_jax_grad": (
+        "def loss(x, n):\n    return jnp.sum((jnp.zeros((n,)) + x[0, 0]) ** 2)\n\n\nstep = jax.jit(jax.grad(loss))\n",
+        "step = jax.jit(jax.grad(loss), static_argnames=(\"n\",))\n", "step"),
+    # jax.vmap hands an argument it maps with None on as it is (a Python int stays one)
+    "helper_mapped_by_vmap_with_in_axes_none": (
+        "def crop(row, size):\n    return jnp.zeros((size,)) + row[0]\n\n\n"
+        "@jax.jit\ndef step(x, n):\n    return jax.vmap(crop, (0, None))(x, n)\n",
+        "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
 }
 
 
@@ -1008,6 +1017,13 @@ def test_a_size_is_not_made_static_where_the_function_is_handed_on_unseen():
                  "    return jax.grad(loss, argnums=1)(x, n)\n",
                  "def loss(x, n):\n    return jnp.sum(jnp.zeros((n,)) + x)\n\n\n@jax.jit\ndef step(x, n):\n"
                  "    return jax.vmap(loss)(x, n)\n",
+                 "def loss(x, n):\n    return jnp.sum(jnp.zeros((n,)) + x)\n\n\n"
+                 "step = jax.jit(jax.grad(loss, argnums=(0, 1)))\n",
+                 # jax.vmap maps the size (in_axes 0), or every keyword argument
+                 "def crop(row, size):\n    return jnp.zeros((size,)) + row\n\n\n"
+                 "@jax.jit\ndef step(x, n):\n    return jax.vmap(crop, in_axes=(0, 0))(x, n)\n",
+                 "def crop(row, size):\n    return jnp.zeros((size,)) + row\n\n\n"
+                 "@jax.jit\ndef step(x, n):\n    return jax.vmap(crop, in_axes=(0, None))(x, size=n)\n",
                  # a module name bound twice, or rebound through `global`, is no constant
                  "ROWS = 2\nROWS = 3\n\n\n@jax.jit\ndef step(x, n):\n    return jnp.zeros((ROWS, n))\n",
                  "ROWS = 2\n\n\ndef grow():\n    global ROWS\n    ROWS = 4\n\n\n@jax.jit\ndef step(x, n):\n"

@@ -27,7 +27,10 @@ Python value while tracing, the same for every function that takes the class.
 A helper that the jitted function calls through a transformation that hands its arguments on
 unchanged (``jax.grad(loss)(x, m, n)`` runs ``loss(x, m, n)`` in the caller's trace; the shared table
 ``JAX_FUNCTION_TRANSFORMS`` less those that trace every argument) is called like a helper called by
-name, for parameters the transformation does not differentiate (not in its ``argnums``, default 0).
+name, for parameters the transformation does not differentiate (not in its ``argnums``, default 0);
+``jax.vmap(f, in_axes=(0, None))(x, n)`` too, for what it maps with None and is passed by position
+(vmap maps every keyword argument). ``jax.jit(jax.grad(f))`` is a jit site of ``f``: the
+transformation keeps ``f``'s signature (``functools.wraps``), so jax.jit names ``f``'s parameters.
 
 Always UNSAFE: each new value of a static argument compiles the function anew (the recompile the
 rule's message warns about), and a static argument must be hashable: a caller that passes an
@@ -341,8 +344,7 @@ def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
     static: list[str] = list(fields)
     edits = list(value.edits)
     for caller, passed in found:
-        if any(isinstance(call.func, ast.Call) and not _undifferentiated(src, function, call.func, value.names)
-               for call in passed):
+        if any(isinstance(call.func, ast.Call) and not _handed_on(src, function, call, value.names) for call in passed):
             return None
         args = [passed_for(function, call, p) for call in passed for p in value.names]
         if any(a is None for a in args):
@@ -358,34 +360,66 @@ def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
 # JAX transformations that call the function they wrap with the arguments they are called with, by
 # position (``jax.grad(f)(x, m)`` runs ``f(x, m)`` in the caller's trace): from the shared table of
 # transforms, less those that trace every argument (vmap, checkpoint) and those called another way
-# (``jax.jvp(f, primals, tangents)``). The differentiating ones trace only their ``argnums`` (default 0).
+# (``jax.jvp(f, primals, tangents)``). The differentiating ones trace only their ``argnums`` (default 0);
+# jax.vmap hands on unchanged the arguments its literal ``in_axes`` maps with None (a Python int stays one).
 _PASS_THROUGH = frozenset(name for name, traces in JAX_FUNCTION_TRANSFORMS.items() if not traces) - {
     "jax.jvp", "jax.vjp", "jax.linearize"}
 _DIFFERENTIATING = frozenset({"jax.grad", "jax.value_and_grad", "jax.jacrev", "jax.jacfwd", "jax.jacobian",
                               "jax.hessian"})
+_OPTIONS = {"jax.vmap": frozenset({"in_axes", "out_axes"}), "jax.named_call": frozenset({"name"})} | dict.fromkeys(
+    _DIFFERENTIATING, frozenset({"argnums", "has_aux", "holomorphic", "allow_int"}))
 
 
 def _passes_through(src: Source, wrapper: ast.Call) -> bool:
-    """``wrapper`` is ``T(f, ...)`` with ``T`` a transformation of :data:`_PASS_THROUGH`."""
-    return canonical(src, wrapper.func) in _PASS_THROUGH and len(wrapper.args) == 1 and all(
-        kw.arg is not None for kw in wrapper.keywords)
+    """``wrapper`` is ``T(f, ...)`` with ``T`` a transformation of :data:`_PASS_THROUGH`, or ``jax.vmap``
+    with a literal ``in_axes`` (by keyword or second)."""
+    name = canonical(src, wrapper.func)
+    if any(kw.arg is None for kw in wrapper.keywords) or any(isinstance(a, ast.Starred) for a in wrapper.args):
+        return False
+    if name == "jax.vmap":
+        return _vmap_axes(wrapper) is not None
+    return name in _PASS_THROUGH and len(wrapper.args) == 1
+
+
+def _vmap_axes(wrapper: ast.Call) -> list[ast.expr] | None:
+    """The entries of a ``jax.vmap`` call's literal ``in_axes`` tuple (keyword or second argument)."""
+    given = wrapper.args[1] if len(wrapper.args) == 2 else next(
+        (kw.value for kw in wrapper.keywords if kw.arg == "in_axes"), None) if len(wrapper.args) == 1 else None
+    if not isinstance(given, (ast.Tuple, ast.List)) or not all(
+            isinstance(e, ast.Constant) and (e.value is None or type(e.value) is int) for e in given.elts):
+        return None
+    return list(given.elts)
+
+
+def _handed_on(src: Source, function: ast.FunctionDef, call: ast.Call, names: list[str]) -> bool:
+    """``call`` is ``T(function, ...)(args)`` and hands the parameters ``names`` on unchanged
+    (:func:`_undifferentiated`); through jax.vmap only by position (it maps every keyword argument)."""
+    wrapper = call.func
+    assert isinstance(wrapper, ast.Call)
+    if canonical(src, wrapper.func) == "jax.vmap" and (call.keywords or any(
+            isinstance(a, ast.Starred) for a in call.args)):
+        return False
+    return _undifferentiated(src, function, wrapper, names)
 
 
 def _undifferentiated(src: Source, function: ast.FunctionDef, wrapper: ast.Call, names: list[str]) -> bool:
     """Whether the parameters ``names`` of ``function`` are passed through ``wrapper`` unchanged: not
     among the ``argnums`` (a literal int or tuple of ints, default 0) a differentiating transform traces,
-    and ``wrapper`` names no option that changes how it calls ``function``."""
-    differentiates = canonical(src, wrapper.func) in _DIFFERENTIATING
-    options = {"argnums", "has_aux", "holomorphic", "allow_int"} if differentiates else {"name"}
-    if any(kw.arg not in options for kw in wrapper.keywords):
+    mapped with None by jax.vmap, and ``wrapper`` names no option that changes how it calls ``function``."""
+    name = canonical(src, wrapper.func) or ""
+    if any(kw.arg not in _OPTIONS.get(name, ()) for kw in wrapper.keywords):
         return False
+    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    if name == "jax.vmap":
+        axes = _vmap_axes(wrapper) or []
+        return all(n in positional and positional.index(n) < len(axes)
+                   and axes[positional.index(n)].value is None for n in names)  # type: ignore[attr-defined]
     argnums = next((kw.value for kw in wrapper.keywords if kw.arg == "argnums"), None)
-    elements = [] if not differentiates else [ast.Constant(0)] if argnums is None else (
+    elements = [] if name not in _DIFFERENTIATING else [ast.Constant(0)] if argnums is None else (
         argnums.elts if isinstance(argnums, ast.Tuple) else [argnums])
     if not all(isinstance(e, ast.Constant) and type(e.value) is int for e in elements):
         return False
     traced = {e.value for e in elements}  # type: ignore[attr-defined]
-    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
     return not any(positional.index(n) in traced for n in names if n in positional)
 
 
@@ -409,10 +443,13 @@ def _jax_jit_partial(src: Source, node: ast.expr) -> bool:
 class JitSite:
     """A place that hands a function to ``jax.jit``: the decorator or the call whose keywords name
     its static arguments; ``bound``: it wraps the method bound to an object (``jax.jit(self.step)``),
-    whose signature has no ``self``, so ``static_argnums`` count from the parameter after it."""
+    whose signature has no ``self``, so ``static_argnums`` count from the parameter after it;
+    ``through``: the transformation between them (``jax.jit(jax.grad(loss))``), which keeps the
+    function's signature (``functools.wraps``) and hands on what it does not differentiate."""
 
     node: ast.expr
     bound: bool = False
+    through: ast.Call | None = None
 
 
 def jit_sites(src: Source, function: ast.FunctionDef) -> list[JitSite]:
@@ -421,7 +458,8 @@ def jit_sites(src: Source, function: ast.FunctionDef) -> list[JitSite]:
     keywords can name static arguments: its one decorator, ``@jax.jit`` or
     ``@functools.partial(jax.jit, ...)``; else every call that wraps its name in the scope that
     defines it (a method: ``self.<name>`` in the methods of its class), ``jax.jit(f, ...)`` or
-    ``functools.partial(jax.jit, ...)(f)`` (the partial call returned). Empty when the function
+    ``functools.partial(jax.jit, ...)(f)`` (the partial call returned), also of a transformation of
+    it that hands its arguments on (``jax.jit(jax.grad(f))``; ``jax.grad(f)(x)`` is a call). Empty when the function
     has other decorators, its name is read any other way than called or wrapped so, or a site
     passes ``**options`` or names static arguments with anything but literals (its static set is
     not read here)."""
@@ -438,6 +476,11 @@ def jit_sites(src: Source, function: ast.FunctionDef) -> list[JitSite]:
     sites: list[JitSite] = []
     for ref in refs:
         call = src.parents.get(ref)
+        bound = isinstance(ref, ast.Attribute)
+        through = None
+        if isinstance(call, ast.Call) and call.args and call.args[0] is ref and _passes_through(src, call) \
+                and isinstance(src.parents.get(call), ast.Call):
+            through, ref, call = call, call, src.parents[call]  # type: ignore[assignment]
         if isinstance(call, ast.Call) and call.func is ref:
             continue  # called as it is, not compiled there: static arguments change nothing
         if not (isinstance(call, ast.Call) and call.args and call.args[0] is ref):
@@ -450,7 +493,7 @@ def jit_sites(src: Source, function: ast.FunctionDef) -> list[JitSite]:
             return []
         if len(call.args) != 1 or not _literal_static(site):  # type: ignore[arg-type]
             return []
-        sites.append(JitSite(site, bound=isinstance(ref, ast.Attribute)))
+        sites.append(JitSite(site, bound=bound, through=through))
     return sites
 
 
@@ -496,6 +539,9 @@ def _static_decorator(src: Source, function: ast.FunctionDef, sites: list[JitSit
     names it, and one passed by keyword only if ``static_argnames`` does (measured, jax 0.10.2).
     So a parameter's position joins ``static_argnums`` and its name ``static_argnames``, each where
     given. None for a keyword-only parameter where only ``static_argnums`` is given."""
+    if any(site.through is not None and (canonical(src, site.through.func) == "jax.vmap" or not _undifferentiated(
+            src, function, site.through, static)) for site in sites):
+        return None  # the transformation traces one of them (a differentiated argument, a vmap keyword)
     names = ", ".join(f'"{p}"' for p in static) + ("," if len(static) == 1 else "")
     positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
     edits: list[Edit] = []
