@@ -3531,3 +3531,30 @@ def extend(seq, w, new_tokens=3):
         inputs=(((2, 1), "float_nan"), ((), "float_nan")),
     ),
 )
+
+# XLA206 (fixes29): the trip count an attribute holds, set once in __init__ from an int (Source.literal_of)
+EXAMPLES += (
+    Example(
+        "grow_by_concat_over_an_attribute_set_from_an_int",
+        '''import tensorflow as tf
+
+
+class Extender(tf.keras.layers.Layer):
+    def __init__(self, steps=3, **kwargs):
+        super().__init__(**kwargs)
+        self.steps = steps
+
+    def call(self, seq):
+        for _ in tf.range(self.steps):
+            seq = tf.concat([seq, seq[:, -1:] * 0.5], axis=1)  # flag
+        return seq
+
+
+def extend(seq):
+    return Extender()(seq)
+''',
+        "safe",
+        ("for _ in range(self.steps):",),
+        inputs=(((2, 1), "float_nan"),),
+    ),
+)

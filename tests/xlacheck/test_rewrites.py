@@ -639,6 +639,15 @@ def test_a_tf_range_over_a_parameter_unrolls_only_for_an_int_default_under_autog
     assert fix is None or not fix.edits, apply_edits(source, fix.edits)
 
 
+def test_a_tf_range_over_an_attribute_unrolls_only_where_the_file_shows_one_int():
+    source = next(e.source for e in EXAMPLES if e.name == "grow_by_concat_over_an_attribute_set_from_an_int")
+    for changed in (source.replace("Extender()(seq)", "Extender(steps=4)(seq) + Extender()(seq)[:, :1]"),
+                    source.replace("steps=3, **kwargs", "steps=3.0, **kwargs"),
+                    source.replace("        return seq\n", "        self.steps += 1\n        return seq\n")):
+        fix = fix_of(changed)
+        assert fix is None or not fix.edits, apply_edits(changed, fix.edits)
+
+
 # -- conditions that may be None, and shape tests ----------------------------------------------------
 _OPTIONAL_BIAS = '''import tensorflow as tf
 

@@ -6,7 +6,7 @@ Loops whose body grows a Python list or a tensor: unroll when the trip count is 
 Inside ``for i in tf.range(n)`` AutoGraph builds a ``tf.while_loop``: a Python list appended to
 in the body is out of scope (InaccessibleTensorError) and a tensor that grows changes shape from
 one iteration to the next, which XLA rejects. When ``n`` is known at trace time (int literals,
-module constants, ``x.shape[k]``), iterating over Python's ``range`` unrolls the loop: every
+module constants, ``self.<attr>`` that ``__init__`` alone sets to one, ``x.shape[k]``), iterating over Python's ``range`` unrolls the loop: every
 iteration is traced in order, exactly as eager execution runs it, so lists and growing tensors
 work. A parameter whose default is an int literal (``max_new_tokens=4``), never rebound, in a
 function AutoGraph converts, counts too: AutoGraph runs ``range`` of a Python int as a Python loop
@@ -69,6 +69,8 @@ def _static(src: Source, node: ast.AST) -> str | None:
         return src.segment(node)
     if isinstance(node, ast.Name):
         return node.id if static_int(src, node) is not None else None
+    if isinstance(node, ast.Attribute) and static_int(src, src.literal_of(node)) is not None:
+        return src.segment(node)  # `self.steps` set once in __init__ from an int (Source.literal_of)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
         left, right = _static(src, node.left), _static(src, node.right)
         if left is None or right is None:

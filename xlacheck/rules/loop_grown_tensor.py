@@ -71,7 +71,8 @@ class LoopGrownTensor(Rule):
     ```
 
     ## Fix safety
-    `for i in tf.range(N)` with `N` known at trace time -> `for i in range(N)` (the loop unrolls
+    `for i in tf.range(N)` with `N` known at trace time (an int literal, a module constant,
+    `self.<attr>` that `__init__` alone sets to one, `x.shape[k]`) -> `for i in range(N)` (the loop unrolls
     and runs as eagerly) is safe when the loop variable is unused or only indexes; unsafe when it
     is used in arithmetic (a Python int instead of an int32 tensor). `N` may also be a parameter
     whose default is an int literal, in a function AutoGraph converts: a Python int unrolls as any
