@@ -1075,11 +1075,34 @@ def test_a_size_through_a_local_binding_of_a_parameter_becomes_static_and_the_fi
         np.testing.assert_allclose(np.asarray(rewritten(x, n)), np.asarray(expected))
 
 
+@pytest.mark.parametrize("unpacked", ["shape", "parameter"])
+def test_a_size_through_names_unpacked_from_a_shape_or_a_parameter_becomes_static_and_the_fix_compiles(
+        unpacked, tmp_path):
+    # `b, t = x.shape` (static facts beside the size) and `h, w = size` (a tuple parameter, hashable)
+    body = ("@jax.jit\ndef pad(x, n):\n    b, t = x.shape\n    return jnp.concatenate([x, jnp.zeros((b, n))], axis=1)\n"
+            if unpacked == "shape" else
+            "@jax.jit\ndef pad(x, n):\n    h, w = n\n    return jnp.zeros((h, w)) + x[0, 0]\n")
+    source = HEADER + body
+    fixed = static_fix_at(source, "jnp.zeros", "XLA207")
+    assert '@functools.partial(jax.jit, static_argnames=("n",))\ndef pad' in fixed
+    original, rewritten = load(f"orig_unpacked_{unpacked}", source, tmp_path), load(
+        f"fixed_unpacked_{unpacked}", fixed, tmp_path)
+    x = jnp.arange(6.0).reshape(2, 3)
+    for n in ((2, 3), (1, 4)) if unpacked == "parameter" else (1, 3):
+        with jax.disable_jit():
+            expected = original(x, n)
+        np.testing.assert_allclose(np.asarray(rewritten(x, n)), np.asarray(expected))
+
+
 def test_a_size_through_a_binding_in_a_branch_or_read_as_an_array_is_not_made_static():
     for body in ("@jax.jit\ndef f(x, n):\n    if x.shape[0] > 2:\n        m = jnp.minimum(n, 4)\n"
                  "    else:\n        m = n\n    return jnp.zeros((m,))\n",
                  "@jax.jit\ndef f(x, n):\n    m = jnp.minimum(n, 4)\n    return jnp.zeros((m,)) + m.astype(x.dtype)\n",
-                 "@jax.jit\ndef f(x, n):\n    m = jnp.minimum(n, jnp.sum(x > 0))\n    return jnp.zeros((m,))\n"):
+                 "@jax.jit\ndef f(x, n):\n    m = jnp.minimum(n, jnp.sum(x > 0))\n    return jnp.zeros((m,))\n",
+                 # unpacked from data, unpacked twice, or unpacked in a branch
+                 "@jax.jit\ndef f(x, n):\n    m, k = jnp.argmax(x), n\n    return jnp.zeros((m, k))\n",
+                 "@jax.jit\ndef f(x, n):\n    m, k = n\n    m, k = k, m\n    return jnp.zeros((m, k))\n",
+                 "@jax.jit\ndef f(x, n):\n    if x.shape[0] > 2:\n        m, k = n\n    return jnp.zeros((m, k))\n"):
         source = HEADER + body
         tree = ast.parse(source)
         node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")

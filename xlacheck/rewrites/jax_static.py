@@ -12,7 +12,8 @@ The argument may also read static facts of the other parameters (``x.shape[0]``,
 ``len(x)``), module constants bound once to a number (``N_MELS = 8``: a Python value in every trace),
 comparisons, conditional expressions, the builtins ``min``/``max``/``abs``/``int``, and
 local names bound once, before it, at the top of the function, to such values
-(``rows = jnp.where(n < x.shape[0], n, x.shape[0])``). Under ``jax.jit`` every ``jax.numpy`` call is
+(``rows = jnp.where(n < x.shape[0], n, x.shape[0])``) or unpacked from one (``b, t = x.shape``,
+``h, w = size``: a tuple parameter is hashable, so it can be static). Under ``jax.jit`` every ``jax.numpy`` call is
 traced, even on Python numbers, so the ``jax.numpy`` calls on such values that have a Python
 equivalent (:data:`PYTHON_EQUIVALENTS`: ``where`` -> a conditional expression, ``minimum``/
 ``maximum`` -> ``min``/``max``, ``abs``) are rewritten into it: with the parameters static they
@@ -169,6 +170,8 @@ class _StaticValue:
                 return True
         value = self.src.local_binding(node.id, node)
         assign = self.src.parents.get(value) if value is not None else None
+        if value is None:
+            value, assign = self._unpacked(node.id)
         if assign is None or self.src.parents.get(assign) is not self.function:
             return False  # bound in a block (a loop or a branch) or more than once: not followed
         reads = self.src.loads_of(node.id, self.function)
@@ -176,6 +179,18 @@ class _StaticValue:
             return False  # `rows.astype(...)`: an array's method on what becomes a Python number
         self._followed.add(node.id)
         return self.read(value)
+
+    def _unpacked(self, name: str) -> tuple[ast.expr | None, ast.Assign | None]:
+        """(the unpacked value, its assignment) where ``name`` is bound once, as one plain element of
+        the tuple target of ``a, b = value`` (``b, t = x.shape``, ``h, w = size``): the element is a
+        Python value when the whole value is one."""
+        stores = self.stores.get(name, [])
+        target = self.src.parents.get(stores[0]) if len(stores) == 1 else None
+        assign = self.src.parents.get(target) if isinstance(target, (ast.Tuple, ast.List)) else None
+        if not (isinstance(assign, ast.Assign) and assign.targets == [target]) or not all(
+                isinstance(e, ast.Name) for e in target.elts):  # type: ignore[union-attr]
+            return None, None
+        return assign.value, assign
 
     def _field(self, param: str, attr: str) -> bool:
         """``params.window`` where the parameter is annotated with a dataclass of this module that

@@ -6,9 +6,9 @@ Loops whose body grows a Python list or a tensor: unroll when the trip count is 
 Inside ``for i in tf.range(n)`` AutoGraph builds a ``tf.while_loop``: a Python list appended to
 in the body is out of scope (InaccessibleTensorError) and a tensor that grows changes shape from
 one iteration to the next, which XLA rejects. When ``n`` is known at trace time (int literals,
-module constants, ``self.<attr>`` that ``__init__`` alone sets to one, ``x.shape[k]``), iterating over Python's ``range`` unrolls the loop: every
-iteration is traced in order, exactly as eager execution runs it, so lists and growing tensors
-work. A parameter whose default is an int literal (``max_new_tokens=4``), never rebound, in a
+module constants, ``self.<attr>`` that ``__init__`` alone sets to one, ``x.shape[k]``), iterating
+over Python's ``range`` unrolls the loop: every iteration is traced in order, exactly as eager
+execution runs it, so lists and growing tensors work. A parameter whose default is an int literal (``max_new_tokens=4``), never rebound, in a
 function AutoGraph converts, counts too: AutoGraph runs ``range`` of a Python int as a Python loop
 and turns ``range`` of a tensor into the ``tf.range`` loop (``py_builtins.range_``), so ``range(n)``
 is the original loop for a tensor a caller passes and the unrolled one for an int.

@@ -148,7 +148,9 @@ class JaxTracedShape(Rule):
     after `self`, also at `jax.jit(jax.grad(f))`; in a helper that only jitted functions call, by name
     or through `jax.grad(helper)(...)` and the other transformations that hand on the parameters they
     do not differentiate (`jax.vmap` those its `in_axes` maps with None), the callers' parameters it
-    is passed from; a module constant bound once to a number is a number; a size that reads Python values through `jnp.log2/sqrt/floor/...`, traced even so,
+    is passed from; a module constant bound once to a number is a number, and names unpacked from
+    a Python value (`b, t = x.shape`, `h, w = size`) are; a size that reads Python values through
+    `jnp.log2/sqrt/floor/...`, traced even so,
     gets Python's `math` instead, in float64): unsafe, as each new
     value compiles anew and a caller passing an array there raises. `jax.ops.segment_sum/max/min/prod`
     without `num_segments` whose result is concatenated beside an array on an axis other than 0, or
