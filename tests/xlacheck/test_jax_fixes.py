@@ -1094,6 +1094,21 @@ def test_a_size_through_names_unpacked_from_a_shape_or_a_parameter_becomes_stati
         np.testing.assert_allclose(np.asarray(rewritten(x, n)), np.asarray(expected))
 
 
+def test_a_parameter_rebound_once_from_python_values_becomes_static_and_the_fix_compiles(tmp_path):
+    # `k = min(k, x.shape[0])`: the read inside the rebinding is the parameter, the later one the rebinding
+    source = HEADER + ("@jax.jit\ndef top(x, k):\n    k = jnp.minimum(k, x.shape[0])\n"
+                       "    return jnp.concatenate([jnp.zeros((k,)), x]) + k\n")
+    fixed = static_fix_at(source, "jnp.zeros", "XLA207")
+    assert '@functools.partial(jax.jit, static_argnames=("k",))\ndef top' in fixed
+    assert "    k = min(k, x.shape[0])\n" in fixed
+    original, rewritten = load("orig_rebound", source, tmp_path), load("fixed_rebound", fixed, tmp_path)
+    x = jnp.array([3.0, -1.0, 2.0, 0.5])
+    for k in (1, 3, 9):
+        with jax.disable_jit():
+            expected = original(x, k)
+        np.testing.assert_allclose(np.asarray(rewritten(x, k)), np.asarray(expected))
+
+
 def test_a_size_through_a_binding_in_a_branch_or_read_as_an_array_is_not_made_static():
     for body in ("@jax.jit\ndef f(x, n):\n    if x.shape[0] > 2:\n        m = jnp.minimum(n, 4)\n"
                  "    else:\n        m = n\n    return jnp.zeros((m,))\n",
@@ -1102,7 +1117,10 @@ def test_a_size_through_a_binding_in_a_branch_or_read_as_an_array_is_not_made_st
                  # unpacked from data, unpacked twice, or unpacked in a branch
                  "@jax.jit\ndef f(x, n):\n    m, k = jnp.argmax(x), n\n    return jnp.zeros((m, k))\n",
                  "@jax.jit\ndef f(x, n):\n    m, k = n\n    m, k = k, m\n    return jnp.zeros((m, k))\n",
-                 "@jax.jit\ndef f(x, n):\n    if x.shape[0] > 2:\n        m, k = n\n    return jnp.zeros((m, k))\n"):
+                 "@jax.jit\ndef f(x, n):\n    if x.shape[0] > 2:\n        m, k = n\n    return jnp.zeros((m, k))\n",
+                 # a parameter rebound twice, or in a branch
+                 "@jax.jit\ndef f(x, n):\n    n = n + 1\n    n = n * 2\n    return jnp.zeros((n,))\n",
+                 "@jax.jit\ndef f(x, n):\n    if x.shape[0] > 2:\n        n = n + 1\n    return jnp.zeros((n,))\n"):
         source = HEADER + body
         tree = ast.parse(source)
         node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")

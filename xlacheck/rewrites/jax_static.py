@@ -4,7 +4,8 @@
 axis while tracing; a parameter of a jitted function is traced, so tracing fails
 (ConcretizationTypeError). Which arguments must be static comes from the JAX API table
 (:func:`xlacheck.analysis.tables.static_arguments`), the same table the rule reads. When such an
-argument is made only of parameters of the decorated function (not rebound in it), numbers and
+argument is made only of parameters of the decorated function (not rebound in it, or rebound once at
+its top from such values: ``k = min(k, x.shape[0])``), numbers and
 arithmetic, ``@jax.jit`` becomes ``@functools.partial(jax.jit, static_argnames=(...))`` naming
 those parameters: they are Python values while tracing, exactly what the original asked of them.
 
@@ -152,12 +153,12 @@ class _StaticValue:
                    if isinstance(child, ast.expr))
 
     def _name(self, node: ast.Name) -> bool:
-        if node.id in self.params:
-            if self.stores.get(node.id):
-                return False
+        if node.id in self.params and (not self.stores.get(node.id) or self._before_rebinding(node)):
             if node.id not in self.names:
                 self.names.append(node.id)
             return True
+        if node.id in self.params and not self._rebound_once(node.id):
+            return False
         if node.id in self._followed:
             return True
         if node.id not in self.stores:
@@ -179,6 +180,25 @@ class _StaticValue:
             return False  # `rows.astype(...)`: an array's method on what becomes a Python number
         self._followed.add(node.id)
         return self.read(value)
+
+    def _rebound_once(self, name: str) -> ast.Assign | None:
+        """The one ``name = value`` at the top of the function that rebinds parameter ``name``
+        (``k = min(k, x.shape[0])``), where nothing else binds it."""
+        stores = self.stores.get(name, [])
+        assign = self.src.parents.get(stores[0]) if len(stores) == 1 else None
+        if isinstance(assign, ast.Assign) and assign.targets == stores and self.src.parents.get(assign) is self.function:
+            return assign
+        return None
+
+    def _before_rebinding(self, node: ast.Name) -> bool:
+        """A read of parameter ``node.id`` that runs before its one rebinding (:meth:`_rebound_once`):
+        inside the rebinding's value, or in a statement before it. It reads the parameter."""
+        assign = self._rebound_once(node.id)
+        if assign is None:
+            return False
+        if any(a is assign.value for a in self.src.ancestors(node)) or node is assign.value:
+            return True
+        return (node.lineno, node.col_offset) < (assign.lineno, assign.col_offset)
 
     def _unpacked(self, name: str) -> tuple[ast.expr | None, ast.Assign | None]:
         """(the unpacked value, its assignment) where ``name`` is bound once, as one plain element of
