@@ -1109,6 +1109,40 @@ def test_a_parameter_rebound_once_from_python_values_becomes_static_and_the_fix_
         np.testing.assert_allclose(np.asarray(rewritten(x, k)), np.asarray(expected))
 
 
+@pytest.mark.parametrize("body", [
+    "@jax.jit\ndef cut(x, n):\n    return x[:n] * 2.0\n",
+    "@jax.jit\ndef cut(x, n):\n    return x[:n, n - 1:] + x[0, 0]\n",
+    "@jax.jit\ndef cut(x, n):\n    t = x.shape[0] - n\n    return jnp.tanh(x[:t])\n",
+])
+def test_a_slice_bound_of_parameters_becomes_static_and_the_fix_compiles(body, tmp_path):
+    # jax.jit needs slice entries as Python ints ('Slice entries must be static integers')
+    source = HEADER + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.slice, (ast.Slice, ast.Tuple)))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix.applicability is Applicability.UNSAFE and "compiles the function anew" in result.fix.message
+    fixed = apply_edits(source, result.fix.edits)
+    assert '@functools.partial(jax.jit, static_argnames=("n",))\ndef cut' in fixed
+    tag = str(abs(hash(body)))
+    original, rewritten = load(f"orig_cut{tag}", source, tmp_path), load(f"fixed_cut{tag}", fixed, tmp_path)
+    x = jnp.arange(12.0).reshape(4, 3) * 0.25
+    for n in (1, 2, 3):
+        with jax.disable_jit():
+            expected = original(x, n)
+        np.testing.assert_allclose(np.asarray(rewritten(x, n)), np.asarray(expected), rtol=1e-6)
+
+
+def test_a_slice_read_by_a_masked_reduction_or_a_static_window_keeps_that_fix():
+    for body, expected in (("@jax.jit\ndef f(x, n):\n    return jnp.sum(x[:n])\n", "where="),
+                           ("@jax.jit\ndef f(x, s):\n    return x[s:s + 2] * 2.0\n", "dynamic_slice_in_dim")):
+        source = HEADER + body
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.Subscript))
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+        fixed = apply_edits(source, result.fix.edits)
+        assert expected in fixed and "static_argnames" not in fixed, fixed
+
+
 def test_a_size_through_a_binding_in_a_branch_or_read_as_an_array_is_not_made_static():
     for body in ("@jax.jit\ndef f(x, n):\n    if x.shape[0] > 2:\n        m = jnp.minimum(n, 4)\n"
                  "    else:\n        m = n\n    return jnp.zeros((m,))\n",

@@ -1,5 +1,9 @@
 """A shape argument read from a parameter of a ``jax.jit`` function (XLA207) -> that parameter static.
 
+A slice bound is one too (``x[:n]``: 'Slice entries must be static integers'), where the boolean-mask
+rewrite does not read the slice inside a reduction with ``where=`` (one program for every bound, so
+preferred; the rule tries the window rewrite, ``jax.lax.dynamic_slice_in_dim``, before this one).
+
 ``jnp.fft.rfft(signal, n=n_fft)``, ``jnp.squeeze(x, axis)``, ``jnp.zeros((n,))`` need their size or
 axis while tracing; a parameter of a jitted function is traced, so tracing fails
 (ConcretizationTypeError). Which arguments must be static comes from the JAX API table
@@ -296,16 +300,20 @@ class _StaticValue:
         return text
 
 
-@rewriter(ast.Call, pointed=True)
+@rewriter(ast.Call, ast.Subscript, pointed=True)
 def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
     jax = jax_alias(src.tree)
-    if jax is None or not isinstance(node, ast.Call):
+    if jax is None or not isinstance(node, (ast.Call, ast.Subscript)):
         return None
     function = src.scope_of(node)
     if not isinstance(function, ast.FunctionDef):
         return None
-    if _python_range(src, node):  # `range(n)`: Python ints, every argument
-        arguments: list[tuple[str, ast.expr]] = [("", a) for a in node.args]
+    if isinstance(node, ast.Subscript):  # `x[:n]`: jax.jit needs every slice entry as a Python int
+        if _masked_around(src, node):
+            return None
+        arguments: list[tuple[str, ast.expr]] = [("", b) for b in _slice_bounds(node)]
+    elif _python_range(src, node):  # `range(n)`: Python ints, every argument
+        arguments = [("", a) for a in node.args]
     else:
         name, call = canonical(src, node.func), node
         method = array_method_as_function(node) if name is None else None
@@ -336,6 +344,33 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
 def _number(node: ast.expr | None) -> bool:
     """A Python int or float literal (a bool is neither: ``True`` as a size is a mistake to leave as it is)."""
     return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def _masked_around(src: Source, node: ast.Subscript) -> bool:
+    """Whether the boolean-mask rewrite reads the slice ``node`` inside an enclosing expression of its
+    statement (``jnp.sum(x[:n])`` -> ``jnp.sum(x, where=...)``): one program for every bound, so that
+    fix is preferred to a static bound, which compiles once per value."""
+    from xlacheck.rewrites.jax_masks import rewrite_jax_boolean_mask  # (it imports this module)
+
+    try:
+        for outer in src.ancestors(node):
+            if isinstance(outer, ast.stmt):
+                return False
+            fix = rewrite_jax_boolean_mask(src, outer)
+            if fix is not None and fix.edits:
+                return True
+        return False
+    finally:
+        src.forget_fresh_names()
+
+
+def _slice_bounds(node: ast.Subscript) -> list[ast.expr]:
+    """The bounds and steps of the slices in ``node``'s index that are not literals (``x[:n, 1:]``:
+    ``n``); the other index entries (an int or an array, traced alike) need no static value."""
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    return [b for p in parts if isinstance(p, ast.Slice) for b in (p.lower, p.upper, p.step)
+            if b is not None and not (isinstance(b, ast.Constant) or isinstance(b, ast.UnaryOp)
+                                      and isinstance(b.operand, ast.Constant))]
 
 
 def _python_range(src: Source, node: ast.Call) -> bool:

@@ -142,7 +142,8 @@ class JaxTracedShape(Rule):
     are created at that array's static size: read only by such reductions, with `where=` the first
     `n` positions; a constant one read only by items (`s[idx]`), as it is (every entry is the fill
     value). A size or axis
-    argument made only of parameters of a `@jax.jit` function (and numbers) makes those
+    argument, or a slice bound that no reduction above reads with `where=` and no window of static
+    length covers (`x[:n]`), made only of parameters of a `@jax.jit` function (and numbers) makes those
     parameters static (`functools.partial(jax.jit, static_argnames=...)`; where the function is
     wrapped by a call, `jax.jit(f, static_argnames=...)`, a bound method's `static_argnums` counted
     after `self`, also at `jax.jit(jax.grad(f))`; in a helper that only jitted functions call, by name
@@ -184,7 +185,7 @@ class JaxTracedShape(Rule):
     # docs/real-code-judgments-8-final.md) were all fixed in the shared model (lax.axis_size measured a
     # Python int, pmap static_broadcasted_argnums, jit defaults, classes defined in compiled code); on
     # the 20 JAX corpora judged so far it gives 2 findings, both true (docs/known-results.md).
-    fix = ("rewrite_jax_boolean_mask", "rewrite_jax_static_argument", "rewrite_jax_dynamic_slice",
+    fix = ("rewrite_jax_boolean_mask", "rewrite_jax_dynamic_slice", "rewrite_jax_static_argument",
            "rewrite_jax_segment_count")
     name = "jax-traced-shape"
     node_types = (ast.Call, ast.Subscript)
