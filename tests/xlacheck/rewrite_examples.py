@@ -3520,20 +3520,17 @@ EXAMPLES += (
         '''import tensorflow as tf
 
 
-def extend(seq, w, new_tokens=3):
-    for _ in tf.range(new_tokens):
-        nxt = tf.reduce_sum(seq[:, -1:] * w, axis=1, keepdims=True)
-        seq = tf.concat([seq, nxt], axis=1)  # flag
-    return seq
+def rollout(state, decay, horizon=3):
+    """Append `horizon` damped steps to a trajectory."""
+    for _ in tf.range(horizon):
+        state = tf.concat([state, decay * tf.tanh(state[:, -1:])], 1)  # flag
+    return state
 ''',
         "safe",
-        ("for _ in range(new_tokens):",),
-        inputs=(((2, 1), "float_nan"), ((), "float_nan")),
+        ("for _ in range(horizon):",),
+        inputs=(((3, 2), "float_nan"), ((), "float")),
     ),
-)
-
-# XLA206 (fixes29): the trip count an attribute holds, set once in __init__ from an int (Source.literal_of)
-EXAMPLES += (
+    # the trip count an attribute holds, set once in __init__ from an int (Source.literal_of)
     Example(
         "grow_by_concat_over_an_attribute_set_from_an_int",
         '''import tensorflow as tf
