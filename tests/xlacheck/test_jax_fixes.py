@@ -1118,7 +1118,8 @@ def test_a_slice_bound_of_parameters_becomes_static_and_the_fix_compiles(body, t
     # jax.jit needs slice entries as Python ints ('Slice entries must be static integers')
     source = HEADER + body
     tree = ast.parse(source)
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.slice, (ast.Slice, ast.Tuple)))
+    node = next(n for n in ast.walk(tree)
+                if isinstance(n, ast.Subscript) and isinstance(n.slice, (ast.Slice, ast.Tuple)))
     (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
     assert result.fix.applicability is Applicability.UNSAFE and "compiles the function anew" in result.fix.message
     fixed = apply_edits(source, result.fix.edits)

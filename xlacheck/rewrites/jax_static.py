@@ -190,7 +190,8 @@ class _StaticValue:
         (``k = min(k, x.shape[0])``), where nothing else binds it."""
         stores = self.stores.get(name, [])
         assign = self.src.parents.get(stores[0]) if len(stores) == 1 else None
-        if isinstance(assign, ast.Assign) and assign.targets == stores and self.src.parents.get(assign) is self.function:
+        if isinstance(assign, ast.Assign) and assign.targets == stores \
+                and self.src.parents.get(assign) is self.function:
             return assign
         return None
 

@@ -8,11 +8,11 @@ in the body is out of scope (InaccessibleTensorError) and a tensor that grows ch
 one iteration to the next, which XLA rejects. When ``n`` is known at trace time (int literals,
 module constants, ``self.<attr>`` that ``__init__`` alone sets to one, ``x.shape[k]``), iterating
 over Python's ``range`` unrolls the loop: every iteration is traced in order, exactly as eager
-execution runs it, so lists and growing tensors work. A parameter whose default is an int literal (``max_new_tokens=4``), never rebound, in a
-function AutoGraph converts, counts too: AutoGraph runs ``range`` of a Python int as a Python loop
-and turns ``range`` of a tensor into the ``tf.range`` loop (``py_builtins.range_``), so ``range(n)``
-is the original loop for a tensor a caller passes and the unrolled one for an int.
-Eagerly the loop variable is a scalar int32 tensor; unrolled it is the Python int of the
+execution runs it, so lists and growing tensors work. A parameter whose default is an int literal
+(``max_new_tokens=4``), never rebound, in a function AutoGraph converts, counts too: AutoGraph runs
+``range`` of a Python int as a Python loop and turns ``range`` of a tensor into the ``tf.range`` loop
+(``py_builtins.range_``), so ``range(n)`` is the original loop for a tensor a caller passes and the
+unrolled one for an int. Eagerly the loop variable is a scalar int32 tensor; unrolled it is the Python int of the
 same value. The fix is SAFE when the loop variable is unused or only indexes
 (``x[:, t]``, ``outputs[t]``): a Python int and an int32 scalar tensor select the same entries
 (tensors and lists both accept either), so every value and gradient is that of the eager loop.
