@@ -1075,13 +1075,16 @@ def test_a_size_through_a_local_binding_of_a_parameter_becomes_static_and_the_fi
         np.testing.assert_allclose(np.asarray(rewritten(x, n)), np.asarray(expected))
 
 
-@pytest.mark.parametrize("unpacked", ["shape", "parameter"])
+@pytest.mark.parametrize("unpacked", ["shape", "parameter", "starred"])
 def test_a_size_through_names_unpacked_from_a_shape_or_a_parameter_becomes_static_and_the_fix_compiles(
         unpacked, tmp_path):
     # `b, t = x.shape` (static facts beside the size) and `h, w = size` (a tuple parameter, hashable)
-    body = ("@jax.jit\ndef pad(x, n):\n    b, t = x.shape\n    return jnp.concatenate([x, jnp.zeros((b, n))], axis=1)\n"
-            if unpacked == "shape" else
-            "@jax.jit\ndef pad(x, n):\n    h, w = n\n    return jnp.zeros((h, w)) + x[0, 0]\n")
+    body = "@jax.jit\ndef pad(x, n):\n" + {
+        "shape": "    b, t = x.shape\n    return jnp.concatenate([x, jnp.zeros((b, n))], axis=1)\n",
+        "parameter": "    h, w = n\n    return jnp.zeros((h, w)) + x[0, 0]\n",
+        # `(*x.shape[:-1], n)`: the starred leading dimensions are static facts
+        "starred": "    return jnp.concatenate([x, jnp.zeros((*x.shape[:-1], n))], axis=-1)\n",
+    }[unpacked]
     source = HEADER + body
     fixed = static_fix_at(source, "jnp.zeros", "XLA207")
     assert '@functools.partial(jax.jit, static_argnames=("n",))\ndef pad' in fixed

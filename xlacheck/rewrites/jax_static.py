@@ -98,8 +98,9 @@ PYTHON_MATH = ("the size is computed by Python's math in float64 where jax.numpy
 _MATH_ROOT = re.compile(r"(?<![\w.])math\.")
 _BUILTINS = frozenset({"min", "max", "abs", "int", "len"})
 _STATIC_ATTRIBUTES = frozenset({"shape", "ndim", "size"})
+# (``*x.shape[:-1]`` in a tuple: its elements, Python values when the unpacked value is one)
 _OPERATORS = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Tuple, ast.List,
-              ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.expr_context)
+              ast.Starred, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.expr_context)
 
 
 class _StaticValue:

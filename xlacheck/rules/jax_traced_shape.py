@@ -150,7 +150,7 @@ class JaxTracedShape(Rule):
     or through `jax.grad(helper)(...)` and the other transformations that hand on the parameters they
     do not differentiate (`jax.vmap` those its `in_axes` maps with None), the callers' parameters it
     is passed from; a module constant bound once to a number is a number, and names unpacked from
-    a Python value (`b, t = x.shape`, `h, w = size`) are; a size that reads Python values through
+    a Python value (`b, t = x.shape`, `h, w = size`) are, as is `*x.shape[:-1]` in a tuple; a size that reads Python values through
     `jnp.log2/sqrt/floor/...`, traced even so,
     gets Python's `math` instead, in float64): unsafe, as each new
     value compiles anew and a caller passing an array there raises. `jax.ops.segment_sum/max/min/prod`
