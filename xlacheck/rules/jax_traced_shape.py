@@ -150,9 +150,9 @@ class JaxTracedShape(Rule):
     or through `jax.grad(helper)(...)` and the other transformations that hand on the parameters they
     do not differentiate (`jax.vmap` those its `in_axes` maps with None), the callers' parameters it
     is passed from; a module constant bound once to a number is a number, and names unpacked from
-    a Python value (`b, t = x.shape`, `h, w = size`) are, as is `*x.shape[:-1]` in a tuple; a size that reads Python values through
-    `jnp.log2/sqrt/floor/...`, traced even so,
-    gets Python's `math` instead, in float64): unsafe, as each new
+    a Python value (`b, t = x.shape`, `h, w = size`) are, as is `*x.shape[:-1]` in a tuple; a size
+    that reads Python values through `jnp.log2/sqrt/floor/...`, traced even so, gets Python's
+    `math` instead, in float64): unsafe, as each new
     value compiles anew and a caller passing an array there raises. `jax.ops.segment_sum/max/min/prod`
     without `num_segments` whose result is concatenated beside an array on an axis other than 0, or
     combined elementwise with one, gets `num_segments=<that array>.shape[0]`: where the original returns
