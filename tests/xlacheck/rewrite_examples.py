@@ -3510,3 +3510,48 @@ def scaled_columns(x):
         grad=True,
     ),
 )
+
+# XLA206 (fixes29): a tf.range loop over a parameter whose default is an int literal unrolls over Python's
+# range: AutoGraph runs range(n) of a Python int as a Python loop and turns range(tensor) into tf.range
+# (test_range_of_a_tensor_is_the_tf_range_loop_under_autograph), so every value a caller passes loops the same.
+EXAMPLES += (
+    Example(
+        "grow_by_concat_over_a_parameter_with_an_int_default",
+        '''import tensorflow as tf
+
+
+def rollout(state, decay, horizon=3):
+    """Append `horizon` damped steps to a trajectory."""
+    for _ in tf.range(horizon):
+        state = tf.concat([state, decay * tf.tanh(state[:, -1:])], 1)  # flag
+    return state
+''',
+        "safe",
+        ("for _ in range(horizon):",),
+        inputs=(((3, 2), "float_nan"), ((), "float")),
+    ),
+    # the trip count an attribute holds, set once in __init__ from an int (Source.literal_of)
+    Example(
+        "grow_by_concat_over_an_attribute_set_from_an_int",
+        '''import tensorflow as tf
+
+
+class Extender(tf.keras.layers.Layer):
+    def __init__(self, steps=3, **kwargs):
+        super().__init__(**kwargs)
+        self.steps = steps
+
+    def call(self, seq):
+        for _ in tf.range(self.steps):
+            seq = tf.concat([seq, seq[:, -1:] * 0.5], axis=1)  # flag
+        return seq
+
+
+def extend(seq):
+    return Extender()(seq)
+''',
+        "safe",
+        ("for _ in range(self.steps):",),
+        inputs=(((2, 1), "float_nan"),),
+    ),
+)

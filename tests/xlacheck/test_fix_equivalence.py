@@ -985,3 +985,25 @@ def test_bincount_of_hashed_ids_is_safe_with_the_bucket_count(ids):
     expected = original(x)
     for version in (fixed, tf.function(fixed), tf.function(fixed, jit_compile=True)):
         assert_same(expected, version(x), 0.0)
+
+
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_range_of_a_tensor_is_the_tf_range_loop_under_autograph(n):
+    """The fact rewrite_loop's parameter case rests on: inside tf.function, AutoGraph turns ``range(t)``
+    of a tensor ``t`` into the staged ``tf.range(t)`` loop (the same values, one trace for every ``t``),
+    and ``range(k)`` of a Python int into a Python loop it unrolls (one trace per ``k``)."""
+
+    def body(x, steps, loop):
+        for i in loop(steps):
+            x = x * 0.5 + tf.cast(i, x.dtype)
+        return x
+
+    staged = tf.function(lambda x, steps: body(x, steps, tf.range))
+    python = tf.function(lambda x, steps: body(x, steps, range))
+    x = tf.constant([1.0, -2.0, np.inf])
+    assert_same(staged(x, tf.constant(n)), python(x, tf.constant(n)), 1e-6)
+    assert_same(python(x, tf.constant(n + 1)), staged(x, tf.constant(n + 1)), 1e-6)
+    assert python.experimental_get_tracing_count() == 1  # range of a tensor: staged, not unrolled
+    assert_same(python(x, n), staged(x, tf.constant(n)), 1e-6)
+    assert python.experimental_get_tracing_count() == 2  # a Python int: its own unrolled trace
+

@@ -948,6 +948,29 @@ JIT_SITES = {
                      "        self.step = jax.jit(self.pad, static_argnums=(2,))\n\n"
                      "    def pad(self, x, n, axis):\n        return jnp.zeros((n,)) + jnp.sum(x, axis)[0]\n\n\n"
                      "step = Model().step\n", "self.step = jax.jit(self.pad, static_argnums=(2, 1))\n", "step"),
+    # a module constant bound once to a number is a Python value already: only the parameter turns static
+    "size_beside_a_module_constant": (
+        "ROWS = 2\n\n\n@jax.jit\ndef step(x, n):\n    cols = n // ROWS\n"
+        "    return jnp.zeros((ROWS, cols)) + jnp.sum(x)\n",
+        "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
+    # jax.grad(f)(x, n) calls f(x, n) in the caller's trace, differentiating only argnums (0)
+    "helper_differentiated_by_jax_grad": (
+        "def loss(x, size):\n    return jnp.sum((jnp.zeros((size,)) + x[0, 0]) ** 2)\n\n\n"
+        "@jax.jit\ndef step(x, n):\n    return jax.grad(loss)(x, n)\n",
+        "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
+    "helper_through_value_and_grad_of_other_argnums": (
+        "def loss(w, x, size):\n    return jnp.sum((jnp.zeros((size,)) + x[0, 0] * w) ** 2)\n\n\n"
+        "@jax.jit\ndef step(x, n):\n    return jax.value_and_grad(loss, argnums=(0, 1))(2.0, x, n)[1][1]\n",
+        "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
+    # jax.jit of jax.grad(f): grad keeps f's signature (functools.wraps), so jit names f's parameters
+    "jit_of_jax_grad": (
+        "def loss(x, n):\n    return jnp.sum((jnp.zeros((n,)) + x[0, 0]) ** 2)\n\n\nstep = jax.jit(jax.grad(loss))\n",
+        "step = jax.jit(jax.grad(loss), static_argnames=(\"n\",))\n", "step"),
+    # jax.vmap hands an argument it maps with None on as it is (a Python int stays one)
+    "helper_mapped_by_vmap_with_in_axes_none": (
+        "def crop(row, size):\n    return jnp.zeros((size,)) + row[0]\n\n\n"
+        "@jax.jit\ndef step(x, n):\n    return jax.vmap(crop, (0, None))(x, n)\n",
+        "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
 }
 
 
@@ -988,7 +1011,23 @@ def test_a_size_is_not_made_static_where_the_function_is_handed_on_unseen():
                  "@jax.jit\ndef step(x, n):\n    n = n + jnp.sum(x > 0)\n\n    def loss(y):\n"
                  "        return jnp.zeros((n,))\n\n    return loss(x)\n",
                  "@jax.jit\ndef step(x, n):\n    def loss(y, n=jnp.sum(x > 0)):\n"
-                 "        return jnp.zeros((n,))\n\n    return loss(x)\n"):
+                 "        return jnp.zeros((n,))\n\n    return loss(x)\n",
+                 # the size's parameter among what jax.grad differentiates (a tracer), or mapped by jax.vmap
+                 "def loss(x, n):\n    return jnp.sum(jnp.zeros((n,)) + x)\n\n\n@jax.jit\ndef step(x, n):\n"
+                 "    return jax.grad(loss, argnums=1)(x, n)\n",
+                 "def loss(x, n):\n    return jnp.sum(jnp.zeros((n,)) + x)\n\n\n@jax.jit\ndef step(x, n):\n"
+                 "    return jax.vmap(loss)(x, n)\n",
+                 "def loss(x, n):\n    return jnp.sum(jnp.zeros((n,)) + x)\n\n\n"
+                 "step = jax.jit(jax.grad(loss, argnums=(0, 1)))\n",
+                 # jax.vmap maps the size (in_axes 0), or every keyword argument
+                 "def crop(row, size):\n    return jnp.zeros((size,)) + row\n\n\n"
+                 "@jax.jit\ndef step(x, n):\n    return jax.vmap(crop, in_axes=(0, 0))(x, n)\n",
+                 "def crop(row, size):\n    return jnp.zeros((size,)) + row\n\n\n"
+                 "@jax.jit\ndef step(x, n):\n    return jax.vmap(crop, in_axes=(0, None))(x, size=n)\n",
+                 # a module name bound twice, or rebound through `global`, is no constant
+                 "ROWS = 2\nROWS = 3\n\n\n@jax.jit\ndef step(x, n):\n    return jnp.zeros((ROWS, n))\n",
+                 "ROWS = 2\n\n\ndef grow():\n    global ROWS\n    ROWS = 4\n\n\n@jax.jit\ndef step(x, n):\n"
+                 "    return jnp.zeros((ROWS, n))\n"):
         source = HEADER + body
         tree = ast.parse(source)
         node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")
@@ -1036,11 +1075,90 @@ def test_a_size_through_a_local_binding_of_a_parameter_becomes_static_and_the_fi
         np.testing.assert_allclose(np.asarray(rewritten(x, n)), np.asarray(expected))
 
 
+@pytest.mark.parametrize("unpacked", ["shape", "parameter", "starred"])
+def test_a_size_through_names_unpacked_from_a_shape_or_a_parameter_becomes_static_and_the_fix_compiles(
+        unpacked, tmp_path):
+    # `b, t = x.shape` (static facts beside the size) and `h, w = size` (a tuple parameter, hashable)
+    body = "@jax.jit\ndef pad(x, n):\n" + {
+        "shape": "    b, t = x.shape\n    return jnp.concatenate([x, jnp.zeros((b, n))], axis=1)\n",
+        "parameter": "    h, w = n\n    return jnp.zeros((h, w)) + x[0, 0]\n",
+        # `(*x.shape[:-1], n)`: the starred leading dimensions are static facts
+        "starred": "    return jnp.concatenate([x, jnp.zeros((*x.shape[:-1], n))], axis=-1)\n",
+    }[unpacked]
+    source = HEADER + body
+    fixed = static_fix_at(source, "jnp.zeros", "XLA207")
+    assert '@functools.partial(jax.jit, static_argnames=("n",))\ndef pad' in fixed
+    original, rewritten = load(f"orig_unpacked_{unpacked}", source, tmp_path), load(
+        f"fixed_unpacked_{unpacked}", fixed, tmp_path)
+    x = jnp.arange(6.0).reshape(2, 3)
+    for n in ((2, 3), (1, 4)) if unpacked == "parameter" else (1, 3):
+        with jax.disable_jit():
+            expected = original(x, n)
+        np.testing.assert_allclose(np.asarray(rewritten(x, n)), np.asarray(expected))
+
+
+def test_a_parameter_rebound_once_from_python_values_becomes_static_and_the_fix_compiles(tmp_path):
+    # `k = min(k, x.shape[0])`: the read inside the rebinding is the parameter, the later one the rebinding
+    source = HEADER + ("@jax.jit\ndef top(x, k):\n    k = jnp.minimum(k, x.shape[0])\n"
+                       "    return jnp.concatenate([jnp.zeros((k,)), x]) + k\n")
+    fixed = static_fix_at(source, "jnp.zeros", "XLA207")
+    assert '@functools.partial(jax.jit, static_argnames=("k",))\ndef top' in fixed
+    assert "    k = min(k, x.shape[0])\n" in fixed
+    original, rewritten = load("orig_rebound", source, tmp_path), load("fixed_rebound", fixed, tmp_path)
+    x = jnp.array([3.0, -1.0, 2.0, 0.5])
+    for k in (1, 3, 9):
+        with jax.disable_jit():
+            expected = original(x, k)
+        np.testing.assert_allclose(np.asarray(rewritten(x, k)), np.asarray(expected))
+
+
+@pytest.mark.parametrize("body", [
+    "@jax.jit\ndef cut(x, n):\n    return x[:n] * 2.0\n",
+    "@jax.jit\ndef cut(x, n):\n    return x[:n, n - 1:] + x[0, 0]\n",
+    "@jax.jit\ndef cut(x, n):\n    t = x.shape[0] - n\n    return jnp.tanh(x[:t])\n",
+])
+def test_a_slice_bound_of_parameters_becomes_static_and_the_fix_compiles(body, tmp_path):
+    # jax.jit needs slice entries as Python ints ('Slice entries must be static integers')
+    source = HEADER + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree)
+                if isinstance(n, ast.Subscript) and isinstance(n.slice, (ast.Slice, ast.Tuple)))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix.applicability is Applicability.UNSAFE and "compiles the function anew" in result.fix.message
+    fixed = apply_edits(source, result.fix.edits)
+    assert '@functools.partial(jax.jit, static_argnames=("n",))\ndef cut' in fixed
+    tag = str(abs(hash(body)))
+    original, rewritten = load(f"orig_cut{tag}", source, tmp_path), load(f"fixed_cut{tag}", fixed, tmp_path)
+    x = jnp.arange(12.0).reshape(4, 3) * 0.25
+    for n in (1, 2, 3):
+        with jax.disable_jit():
+            expected = original(x, n)
+        np.testing.assert_allclose(np.asarray(rewritten(x, n)), np.asarray(expected), rtol=1e-6)
+
+
+def test_a_slice_read_by_a_masked_reduction_or_a_static_window_keeps_that_fix():
+    for body, expected in (("@jax.jit\ndef f(x, n):\n    return jnp.sum(x[:n])\n", "where="),
+                           ("@jax.jit\ndef f(x, s):\n    return x[s:s + 2] * 2.0\n", "dynamic_slice_in_dim")):
+        source = HEADER + body
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.Subscript))
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+        fixed = apply_edits(source, result.fix.edits)
+        assert expected in fixed and "static_argnames" not in fixed, fixed
+
+
 def test_a_size_through_a_binding_in_a_branch_or_read_as_an_array_is_not_made_static():
     for body in ("@jax.jit\ndef f(x, n):\n    if x.shape[0] > 2:\n        m = jnp.minimum(n, 4)\n"
                  "    else:\n        m = n\n    return jnp.zeros((m,))\n",
                  "@jax.jit\ndef f(x, n):\n    m = jnp.minimum(n, 4)\n    return jnp.zeros((m,)) + m.astype(x.dtype)\n",
-                 "@jax.jit\ndef f(x, n):\n    m = jnp.minimum(n, jnp.sum(x > 0))\n    return jnp.zeros((m,))\n"):
+                 "@jax.jit\ndef f(x, n):\n    m = jnp.minimum(n, jnp.sum(x > 0))\n    return jnp.zeros((m,))\n",
+                 # unpacked from data, unpacked twice, or unpacked in a branch
+                 "@jax.jit\ndef f(x, n):\n    m, k = jnp.argmax(x), n\n    return jnp.zeros((m, k))\n",
+                 "@jax.jit\ndef f(x, n):\n    m, k = n\n    m, k = k, m\n    return jnp.zeros((m, k))\n",
+                 "@jax.jit\ndef f(x, n):\n    if x.shape[0] > 2:\n        m, k = n\n    return jnp.zeros((m, k))\n",
+                 # a parameter rebound twice, or in a branch
+                 "@jax.jit\ndef f(x, n):\n    n = n + 1\n    n = n * 2\n    return jnp.zeros((n,))\n",
+                 "@jax.jit\ndef f(x, n):\n    if x.shape[0] > 2:\n        n = n + 1\n    return jnp.zeros((n,))\n"):
         source = HEADER + body
         tree = ast.parse(source)
         node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")

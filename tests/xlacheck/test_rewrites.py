@@ -621,6 +621,33 @@ def test_range_list_loop_rewrite_applies_only_to_the_exact_pattern(old, new, exp
     assert fix is not None and fix.applicability.value == expected, (fix.applicability.value, fix.message)
 
 
+_GROWN_OVER_A_PARAMETER = (
+    "import tensorflow as tf\n\n\n@tf.function\ndef extend(seq, new_tokens=3):\n"
+    "    for _ in tf.range(new_tokens):\n        seq = tf.concat([seq, seq[:, -1:]], axis=1)  # flag\n    return seq\n")
+
+
+@pytest.mark.parametrize("old, new", [
+    ("new_tokens=3", "new_tokens=3.0"),  # not an int default
+    ("new_tokens=3", "new_tokens=None"),
+    ("@tf.function\n", "@tf.function(autograph=False)\n"),  # no AutoGraph: range(tensor) is no tf.range
+    ("    for _", "    new_tokens = tf.shape(seq)[0]\n    for _"),  # rebound from data
+])
+def test_a_tf_range_over_a_parameter_unrolls_only_for_an_int_default_under_autograph(old, new):
+    assert "for _ in range(new_tokens):" in apply_edits(_GROWN_OVER_A_PARAMETER, fix_of(_GROWN_OVER_A_PARAMETER).edits)
+    source = _GROWN_OVER_A_PARAMETER.replace(old, new)
+    fix = fix_of(source)
+    assert fix is None or not fix.edits, apply_edits(source, fix.edits)
+
+
+def test_a_tf_range_over_an_attribute_unrolls_only_where_the_file_shows_one_int():
+    source = next(e.source for e in EXAMPLES if e.name == "grow_by_concat_over_an_attribute_set_from_an_int")
+    for changed in (source.replace("Extender()(seq)", "Extender(steps=4)(seq) + Extender()(seq)[:, :1]"),
+                    source.replace("steps=3, **kwargs", "steps=3.0, **kwargs"),
+                    source.replace("        return seq\n", "        self.steps += 1\n        return seq\n")):
+        fix = fix_of(changed)
+        assert fix is None or not fix.edits, apply_edits(changed, fix.edits)
+
+
 # -- conditions that may be None, and shape tests ----------------------------------------------------
 _OPTIONAL_BIAS = '''import tensorflow as tf
 

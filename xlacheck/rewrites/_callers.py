@@ -5,18 +5,27 @@ callers, :mod:`~xlacheck.rewrites.jax_masks` hands a selection's mask across a c
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from xlacheck.analysis.scopes import parameter_defaults
 from xlacheck.rewrites._source import Source
 
 
-def callers(src: Source, function: ast.FunctionDef) -> list[tuple[ast.FunctionDef, list[ast.Call]]] | None:
+def callers(src: Source, function: ast.FunctionDef,
+            through: Callable[[ast.Call], bool] | None = None) -> list[tuple[ast.FunctionDef, list[ast.Call]]] | None:
     """The functions that call ``function`` by name, with their calls; None when its name is read
-    any other way (handed on, wrapped) or called outside a function."""
+    any other way (handed on, wrapped) or called outside a function. With ``through``, a wrapper
+    ``T(function, ...)`` that ``through`` accepts and that is called at once, ``T(function)(args)``,
+    counts as a call: the outer call, whose ``func`` is the wrapper (``through`` answers whether
+    ``T`` hands those arguments to ``function`` by position, as ``jax.grad`` does)."""
     out: dict[int, tuple[ast.FunctionDef, list[ast.Call]]] = {}
     for ref in src.loads_of(function.name, src.scope_of(function)):
         call = src.parents.get(ref)
         caller = src.scope_of(ref)
+        if through is not None and isinstance(call, ast.Call) and call.args and call.args[0] is ref \
+                and through(call) and isinstance(src.parents.get(call), ast.Call) \
+                and src.parents[call].func is call:  # type: ignore[attr-defined]
+            ref, call = call, src.parents[call]
         if not (isinstance(call, ast.Call) and call.func is ref and isinstance(caller, ast.FunctionDef)) \
                 or caller is function:
             return None

@@ -1,17 +1,24 @@
 """A shape argument read from a parameter of a ``jax.jit`` function (XLA207) -> that parameter static.
 
+A slice bound is one too (``x[:n]``: 'Slice entries must be static integers'), where the boolean-mask
+rewrite does not read the slice inside a reduction with ``where=`` (one program for every bound, so
+preferred; the rule tries the window rewrite, ``jax.lax.dynamic_slice_in_dim``, before this one).
+
 ``jnp.fft.rfft(signal, n=n_fft)``, ``jnp.squeeze(x, axis)``, ``jnp.zeros((n,))`` need their size or
 axis while tracing; a parameter of a jitted function is traced, so tracing fails
 (ConcretizationTypeError). Which arguments must be static comes from the JAX API table
 (:func:`xlacheck.analysis.tables.static_arguments`), the same table the rule reads. When such an
-argument is made only of parameters of the decorated function (not rebound in it), numbers and
+argument is made only of parameters of the decorated function (not rebound in it, or rebound once at
+its top from such values: ``k = min(k, x.shape[0])``), numbers and
 arithmetic, ``@jax.jit`` becomes ``@functools.partial(jax.jit, static_argnames=(...))`` naming
 those parameters: they are Python values while tracing, exactly what the original asked of them.
 
 The argument may also read static facts of the other parameters (``x.shape[0]``, ``x.ndim``,
-``len(x)``), comparisons, conditional expressions, the builtins ``min``/``max``/``abs``/``int``, and
+``len(x)``), module constants bound once to a number (``N_MELS = 8``: a Python value in every trace),
+comparisons, conditional expressions, the builtins ``min``/``max``/``abs``/``int``, and
 local names bound once, before it, at the top of the function, to such values
-(``rows = jnp.where(n < x.shape[0], n, x.shape[0])``). Under ``jax.jit`` every ``jax.numpy`` call is
+(``rows = jnp.where(n < x.shape[0], n, x.shape[0])``) or unpacked from one (``b, t = x.shape``,
+``h, w = size``: a tuple parameter is hashable, so it can be static). Under ``jax.jit`` every ``jax.numpy`` call is
 traced, even on Python numbers, so the ``jax.numpy`` calls on such values that have a Python
 equivalent (:data:`PYTHON_EQUIVALENTS`: ``where`` -> a conditional expression, ``minimum``/
 ``maximum`` -> ``min``/``max``, ``abs``) are rewritten into it: with the parameters static they
@@ -22,6 +29,14 @@ A size read from a field of a parameter annotated with a dataclass of the module
 ``jax.tree_util.register_dataclass`` registers (``params.window``, a traced leaf) makes that field
 static instead (``window: int = dataclasses.field(metadata=dict(static=True))``): a meta field, a
 Python value while tracing, the same for every function that takes the class.
+
+A helper that the jitted function calls through a transformation that hands its arguments on
+unchanged (``jax.grad(loss)(x, m, n)`` runs ``loss(x, m, n)`` in the caller's trace; the shared table
+``JAX_FUNCTION_TRANSFORMS`` less those that trace every argument) is called like a helper called by
+name, for parameters the transformation does not differentiate (not in its ``argnums``, default 0);
+``jax.vmap(f, in_axes=(0, None))(x, n)`` too, for what it maps with None and is passed by position
+(vmap maps every keyword argument). ``jax.jit(jax.grad(f))`` is a jit site of ``f``: the
+transformation keeps ``f``'s signature (``functools.wraps``), so jax.jit names ``f``'s parameters.
 
 Always UNSAFE: each new value of a static argument compiles the function anew (the recompile the
 rule's message warns about), and a static argument must be hashable: a caller that passes an
@@ -38,7 +53,7 @@ import re
 from dataclasses import dataclass
 
 from xlacheck import api_table
-from xlacheck.analysis.tables import array_method_as_function, static_arguments
+from xlacheck.analysis.tables import JAX_FUNCTION_TRANSFORMS, array_method_as_function, static_arguments
 from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._callers import callers, passed_for
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
@@ -83,8 +98,9 @@ PYTHON_MATH = ("the size is computed by Python's math in float64 where jax.numpy
 _MATH_ROOT = re.compile(r"(?<![\w.])math\.")
 _BUILTINS = frozenset({"min", "max", "abs", "int", "len"})
 _STATIC_ATTRIBUTES = frozenset({"shape", "ndim", "size"})
+# (``*x.shape[:-1]`` in a tuple: its elements, Python values when the unpacked value is one)
 _OPERATORS = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Tuple, ast.List,
-              ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.expr_context)
+              ast.Starred, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.expr_context)
 
 
 class _StaticValue:
@@ -142,12 +158,12 @@ class _StaticValue:
                    if isinstance(child, ast.expr))
 
     def _name(self, node: ast.Name) -> bool:
-        if node.id in self.params:
-            if self.stores.get(node.id):
-                return False
+        if node.id in self.params and (not self.stores.get(node.id) or self._before_rebinding(node)):
             if node.id not in self.names:
                 self.names.append(node.id)
             return True
+        if node.id in self.params and not self._rebound_once(node.id):
+            return False
         if node.id in self._followed:
             return True
         if node.id not in self.stores:
@@ -156,8 +172,12 @@ class _StaticValue:
                 if node.id not in self.outer:
                     self.outer.append(node.id)
                 return True
+            if _number(self.src.literal_of(node)):  # a module constant bound once to a number: `N_MELS = 8`
+                return True
         value = self.src.local_binding(node.id, node)
         assign = self.src.parents.get(value) if value is not None else None
+        if value is None:
+            value, assign = self._unpacked(node.id)
         if assign is None or self.src.parents.get(assign) is not self.function:
             return False  # bound in a block (a loop or a branch) or more than once: not followed
         reads = self.src.loads_of(node.id, self.function)
@@ -165,6 +185,38 @@ class _StaticValue:
             return False  # `rows.astype(...)`: an array's method on what becomes a Python number
         self._followed.add(node.id)
         return self.read(value)
+
+    def _rebound_once(self, name: str) -> ast.Assign | None:
+        """The one ``name = value`` at the top of the function that rebinds parameter ``name``
+        (``k = min(k, x.shape[0])``), where nothing else binds it."""
+        stores = self.stores.get(name, [])
+        assign = self.src.parents.get(stores[0]) if len(stores) == 1 else None
+        if isinstance(assign, ast.Assign) and assign.targets == stores \
+                and self.src.parents.get(assign) is self.function:
+            return assign
+        return None
+
+    def _before_rebinding(self, node: ast.Name) -> bool:
+        """A read of parameter ``node.id`` that runs before its one rebinding (:meth:`_rebound_once`):
+        inside the rebinding's value, or in a statement before it. It reads the parameter."""
+        assign = self._rebound_once(node.id)
+        if assign is None:
+            return False
+        if any(a is assign.value for a in self.src.ancestors(node)) or node is assign.value:
+            return True
+        return (node.lineno, node.col_offset) < (assign.lineno, assign.col_offset)
+
+    def _unpacked(self, name: str) -> tuple[ast.expr | None, ast.Assign | None]:
+        """(the unpacked value, its assignment) where ``name`` is bound once, as one plain element of
+        the tuple target of ``a, b = value`` (``b, t = x.shape``, ``h, w = size``): the element is a
+        Python value when the whole value is one."""
+        stores = self.stores.get(name, [])
+        target = self.src.parents.get(stores[0]) if len(stores) == 1 else None
+        assign = self.src.parents.get(target) if isinstance(target, (ast.Tuple, ast.List)) else None
+        if not (isinstance(assign, ast.Assign) and assign.targets == [target]) or not all(
+                isinstance(e, ast.Name) for e in target.elts):  # type: ignore[union-attr]
+            return None, None
+        return assign.value, assign
 
     def _field(self, param: str, attr: str) -> bool:
         """``params.window`` where the parameter is annotated with a dataclass of this module that
@@ -250,16 +302,20 @@ class _StaticValue:
         return text
 
 
-@rewriter(ast.Call, pointed=True)
+@rewriter(ast.Call, ast.Subscript, pointed=True)
 def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
     jax = jax_alias(src.tree)
-    if jax is None or not isinstance(node, ast.Call):
+    if jax is None or not isinstance(node, (ast.Call, ast.Subscript)):
         return None
     function = src.scope_of(node)
     if not isinstance(function, ast.FunctionDef):
         return None
-    if _python_range(src, node):  # `range(n)`: Python ints, every argument
-        arguments: list[tuple[str, ast.expr]] = [("", a) for a in node.args]
+    if isinstance(node, ast.Subscript):  # `x[:n]`: jax.jit needs every slice entry as a Python int
+        if _masked_around(src, node):
+            return None
+        arguments: list[tuple[str, ast.expr]] = [("", b) for b in _slice_bounds(node)]
+    elif _python_range(src, node):  # `range(n)`: Python ints, every argument
+        arguments = [("", a) for a in node.args]
     else:
         name, call = canonical(src, node.func), node
         method = array_method_as_function(node) if name is None else None
@@ -285,6 +341,38 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
                         "result even from Python numbers", edits, reasons)
     return make_fix(f"Mark {', '.join(f'`{p}`' for p in static)} static in jax.jit: a shape argument needs a Python "
                     "value while tracing", edits, reasons)
+
+
+def _number(node: ast.expr | None) -> bool:
+    """A Python int or float literal (a bool is neither: ``True`` as a size is a mistake to leave as it is)."""
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def _masked_around(src: Source, node: ast.Subscript) -> bool:
+    """Whether the boolean-mask rewrite reads the slice ``node`` inside an enclosing expression of its
+    statement (``jnp.sum(x[:n])`` -> ``jnp.sum(x, where=...)``): one program for every bound, so that
+    fix is preferred to a static bound, which compiles once per value."""
+    from xlacheck.rewrites.jax_masks import rewrite_jax_boolean_mask  # (it imports this module)
+
+    try:
+        for outer in src.ancestors(node):
+            if isinstance(outer, ast.stmt):
+                return False
+            fix = rewrite_jax_boolean_mask(src, outer)
+            if fix is not None and fix.edits:
+                return True
+        return False
+    finally:
+        src.forget_fresh_names()
+
+
+def _slice_bounds(node: ast.Subscript) -> list[ast.expr]:
+    """The bounds and steps of the slices in ``node``'s index that are not literals (``x[:n, 1:]``:
+    ``n``); the other index entries (an int or an array, traced alike) need no static value."""
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    return [b for p in parts if isinstance(p, ast.Slice) for b in (p.lower, p.upper, p.step)
+            if b is not None and not (isinstance(b, ast.Constant) or isinstance(b, ast.UnaryOp)
+                                      and isinstance(b.operand, ast.Constant))]
 
 
 def _python_range(src: Source, node: ast.Call) -> bool:
@@ -322,12 +410,14 @@ def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
     if sites:
         made = _static_decorator(src, function, sites, value.names)
         return None if made is None else ([*value.names, *fields], [*made, *value.edits])
-    found = callers(src, function) if hops > 0 else None
+    found = callers(src, function, lambda wrapper: _passes_through(src, wrapper)) if hops > 0 else None
     if not found:
         return None
     static: list[str] = list(fields)
     edits = list(value.edits)
     for caller, passed in found:
+        if any(isinstance(call.func, ast.Call) and not _handed_on(src, function, call, value.names) for call in passed):
+            return None
         args = [passed_for(function, call, p) for call in passed for p in value.names]
         if any(a is None for a in args):
             return None
@@ -337,6 +427,72 @@ def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
         static += [p for p in made[0] if p not in static]
         edits += [e for e in made[1] if e not in edits]
     return static, edits
+
+
+# JAX transformations that call the function they wrap with the arguments they are called with, by
+# position (``jax.grad(f)(x, m)`` runs ``f(x, m)`` in the caller's trace): from the shared table of
+# transforms, less those that trace every argument (vmap, checkpoint) and those called another way
+# (``jax.jvp(f, primals, tangents)``). The differentiating ones trace only their ``argnums`` (default 0);
+# jax.vmap hands on unchanged the arguments its literal ``in_axes`` maps with None (a Python int stays one).
+_PASS_THROUGH = frozenset(name for name, traces in JAX_FUNCTION_TRANSFORMS.items() if not traces) - {
+    "jax.jvp", "jax.vjp", "jax.linearize"}
+_DIFFERENTIATING = frozenset({"jax.grad", "jax.value_and_grad", "jax.jacrev", "jax.jacfwd", "jax.jacobian",
+                              "jax.hessian"})
+_OPTIONS = {"jax.vmap": frozenset({"in_axes", "out_axes"}), "jax.named_call": frozenset({"name"})} | dict.fromkeys(
+    _DIFFERENTIATING, frozenset({"argnums", "has_aux", "holomorphic", "allow_int"}))
+
+
+def _passes_through(src: Source, wrapper: ast.Call) -> bool:
+    """``wrapper`` is ``T(f, ...)`` with ``T`` a transformation of :data:`_PASS_THROUGH`, or ``jax.vmap``
+    with a literal ``in_axes`` (by keyword or second)."""
+    name = canonical(src, wrapper.func)
+    if any(kw.arg is None for kw in wrapper.keywords) or any(isinstance(a, ast.Starred) for a in wrapper.args):
+        return False
+    if name == "jax.vmap":
+        return _vmap_axes(wrapper) is not None
+    return name in _PASS_THROUGH and len(wrapper.args) == 1
+
+
+def _vmap_axes(wrapper: ast.Call) -> list[ast.expr] | None:
+    """The entries of a ``jax.vmap`` call's literal ``in_axes`` tuple (keyword or second argument)."""
+    given = wrapper.args[1] if len(wrapper.args) == 2 else next(
+        (kw.value for kw in wrapper.keywords if kw.arg == "in_axes"), None) if len(wrapper.args) == 1 else None
+    if not isinstance(given, (ast.Tuple, ast.List)) or not all(
+            isinstance(e, ast.Constant) and (e.value is None or type(e.value) is int) for e in given.elts):
+        return None
+    return list(given.elts)
+
+
+def _handed_on(src: Source, function: ast.FunctionDef, call: ast.Call, names: list[str]) -> bool:
+    """``call`` is ``T(function, ...)(args)`` and hands the parameters ``names`` on unchanged
+    (:func:`_undifferentiated`); through jax.vmap only by position (it maps every keyword argument)."""
+    wrapper = call.func
+    assert isinstance(wrapper, ast.Call)
+    if canonical(src, wrapper.func) == "jax.vmap" and (call.keywords or any(
+            isinstance(a, ast.Starred) for a in call.args)):
+        return False
+    return _undifferentiated(src, function, wrapper, names)
+
+
+def _undifferentiated(src: Source, function: ast.FunctionDef, wrapper: ast.Call, names: list[str]) -> bool:
+    """Whether the parameters ``names`` of ``function`` are passed through ``wrapper`` unchanged: not
+    among the ``argnums`` (a literal int or tuple of ints, default 0) a differentiating transform traces,
+    mapped with None by jax.vmap, and ``wrapper`` names no option that changes how it calls ``function``."""
+    name = canonical(src, wrapper.func) or ""
+    if any(kw.arg not in _OPTIONS.get(name, ()) for kw in wrapper.keywords):
+        return False
+    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    if name == "jax.vmap":
+        axes = _vmap_axes(wrapper) or []
+        return all(n in positional and positional.index(n) < len(axes)
+                   and axes[positional.index(n)].value is None for n in names)  # type: ignore[attr-defined]
+    argnums = next((kw.value for kw in wrapper.keywords if kw.arg == "argnums"), None)
+    elements = [] if name not in _DIFFERENTIATING else [ast.Constant(0)] if argnums is None else (
+        argnums.elts if isinstance(argnums, ast.Tuple) else [argnums])
+    if not all(isinstance(e, ast.Constant) and type(e.value) is int for e in elements):
+        return False
+    traced = {e.value for e in elements}  # type: ignore[attr-defined]
+    return not any(positional.index(n) in traced for n in names if n in positional)
 
 
 def _jitted_function(src: Source, node: ast.AST) -> tuple[ast.FunctionDef, list[JitSite]] | None:
@@ -359,10 +515,13 @@ def _jax_jit_partial(src: Source, node: ast.expr) -> bool:
 class JitSite:
     """A place that hands a function to ``jax.jit``: the decorator or the call whose keywords name
     its static arguments; ``bound``: it wraps the method bound to an object (``jax.jit(self.step)``),
-    whose signature has no ``self``, so ``static_argnums`` count from the parameter after it."""
+    whose signature has no ``self``, so ``static_argnums`` count from the parameter after it;
+    ``through``: the transformation between them (``jax.jit(jax.grad(loss))``), which keeps the
+    function's signature (``functools.wraps``) and hands on what it does not differentiate."""
 
     node: ast.expr
     bound: bool = False
+    through: ast.Call | None = None
 
 
 def jit_sites(src: Source, function: ast.FunctionDef) -> list[JitSite]:
@@ -371,7 +530,8 @@ def jit_sites(src: Source, function: ast.FunctionDef) -> list[JitSite]:
     keywords can name static arguments: its one decorator, ``@jax.jit`` or
     ``@functools.partial(jax.jit, ...)``; else every call that wraps its name in the scope that
     defines it (a method: ``self.<name>`` in the methods of its class), ``jax.jit(f, ...)`` or
-    ``functools.partial(jax.jit, ...)(f)`` (the partial call returned). Empty when the function
+    ``functools.partial(jax.jit, ...)(f)`` (the partial call returned), also of a transformation of
+    it that hands its arguments on (``jax.jit(jax.grad(f))``; ``jax.grad(f)(x)`` is a call). Empty when the function
     has other decorators, its name is read any other way than called or wrapped so, or a site
     passes ``**options`` or names static arguments with anything but literals (its static set is
     not read here)."""
@@ -388,6 +548,11 @@ def jit_sites(src: Source, function: ast.FunctionDef) -> list[JitSite]:
     sites: list[JitSite] = []
     for ref in refs:
         call = src.parents.get(ref)
+        bound = isinstance(ref, ast.Attribute)
+        through = None
+        if isinstance(call, ast.Call) and call.args and call.args[0] is ref and _passes_through(src, call) \
+                and isinstance(src.parents.get(call), ast.Call):
+            through, ref, call = call, call, src.parents[call]  # type: ignore[assignment]
         if isinstance(call, ast.Call) and call.func is ref:
             continue  # called as it is, not compiled there: static arguments change nothing
         if not (isinstance(call, ast.Call) and call.args and call.args[0] is ref):
@@ -400,7 +565,7 @@ def jit_sites(src: Source, function: ast.FunctionDef) -> list[JitSite]:
             return []
         if len(call.args) != 1 or not _literal_static(site):  # type: ignore[arg-type]
             return []
-        sites.append(JitSite(site, bound=isinstance(ref, ast.Attribute)))
+        sites.append(JitSite(site, bound=bound, through=through))
     return sites
 
 
@@ -446,6 +611,9 @@ def _static_decorator(src: Source, function: ast.FunctionDef, sites: list[JitSit
     names it, and one passed by keyword only if ``static_argnames`` does (measured, jax 0.10.2).
     So a parameter's position joins ``static_argnums`` and its name ``static_argnames``, each where
     given. None for a keyword-only parameter where only ``static_argnums`` is given."""
+    if any(site.through is not None and (canonical(src, site.through.func) == "jax.vmap" or not _undifferentiated(
+            src, function, site.through, static)) for site in sites):
+        return None  # the transformation traces one of them (a differentiated argument, a vmap keyword)
     names = ", ".join(f'"{p}"' for p in static) + ("," if len(static) == 1 else "")
     positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
     edits: list[Edit] = []

@@ -6,9 +6,13 @@ Loops whose body grows a Python list or a tensor: unroll when the trip count is 
 Inside ``for i in tf.range(n)`` AutoGraph builds a ``tf.while_loop``: a Python list appended to
 in the body is out of scope (InaccessibleTensorError) and a tensor that grows changes shape from
 one iteration to the next, which XLA rejects. When ``n`` is known at trace time (int literals,
-module constants, ``x.shape[k]``), iterating over Python's ``range`` unrolls the loop: every
-iteration is traced in order, exactly as eager execution runs it, so lists and growing tensors
-work. Eagerly the loop variable is a scalar int32 tensor; unrolled it is the Python int of the
+module constants, ``self.<attr>`` that ``__init__`` alone sets to one, ``x.shape[k]``), iterating
+over Python's ``range`` unrolls the loop: every iteration is traced in order, exactly as eager
+execution runs it, so lists and growing tensors work. A parameter whose default is an int literal
+(``max_new_tokens=4``), never rebound, in a function AutoGraph converts, counts too: AutoGraph runs
+``range`` of a Python int as a Python loop and turns ``range`` of a tensor into the ``tf.range`` loop
+(``py_builtins.range_``), so ``range(n)`` is the original loop for a tensor a caller passes and the
+unrolled one for an int. Eagerly the loop variable is a scalar int32 tensor; unrolled it is the Python int of the
 same value. The fix is SAFE when the loop variable is unused or only indexes
 (``x[:, t]``, ``outputs[t]``): a Python int and an int32 scalar tensor select the same entries
 (tensors and lists both accept either), so every value and gradient is that of the eager loop.
@@ -28,6 +32,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from xlacheck.analysis.scopes import parameter_defaults
 from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_kw, int_literal, number_value, static_int
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines, rewriter
@@ -64,6 +69,8 @@ def _static(src: Source, node: ast.AST) -> str | None:
         return src.segment(node)
     if isinstance(node, ast.Name):
         return node.id if static_int(src, node) is not None else None
+    if isinstance(node, ast.Attribute) and static_int(src, src.literal_of(node)) is not None:
+        return src.segment(node)  # `self.steps` set once in __init__ from an int (Source.literal_of)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
         left, right = _static(src, node.left), _static(src, node.right)
         if left is None or right is None:
@@ -141,7 +148,7 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
         if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and call_name(src, loop.iter) == "tf.range":
             if loop.iter.keywords:
                 return None
-            bounds = [_static(src, a) for a in loop.iter.args]
+            bounds = [_static(src, a) or _int_default_parameter(src, loop, a) for a in loop.iter.args]
             if any(b is None for b in bounds):
                 return rewrite_range_list_loop(src, loop) or explain(TENSOR_RANGE)
             reasons = [] if _only_indexes(loop) else [
@@ -151,6 +158,23 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
                             "unknown)",
                             [replace(src, loop.iter, f"range({', '.join(b for b in bounds if b)})")], reasons)
     return None
+
+
+def _int_default_parameter(src: Source, loop: ast.For, node: ast.AST) -> str | None:
+    """``n`` when it is a parameter of the AutoGraph-converted function around ``loop`` whose default
+    is an int literal and which the function never rebinds: ``range(n)`` is then the same loop as
+    ``tf.range(n)`` for every value a caller may pass. AutoGraph converts ``range`` of a tensor into
+    ``tf.range`` (a staged loop, as before), and a Python int, the default or any other, is a Python
+    loop it unrolls, as tf.function traces each Python argument value apart."""
+    if not isinstance(node, ast.Name):
+        return None
+    function = src.scope_of(loop)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or _not_converted(function):
+        return None
+    default = parameter_defaults(function).get(node.id)
+    if static_int(src, default) is None or src.stores_in(function).get(node.id):  # type: ignore[arg-type]
+        return None
+    return node.id
 
 
 def _unroll_counted_while(src: Source, loop: ast.While) -> Fix | None:

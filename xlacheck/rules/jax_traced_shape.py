@@ -142,12 +142,17 @@ class JaxTracedShape(Rule):
     are created at that array's static size: read only by such reductions, with `where=` the first
     `n` positions; a constant one read only by items (`s[idx]`), as it is (every entry is the fill
     value). A size or axis
-    argument made only of parameters of a `@jax.jit` function (and numbers) makes those
+    argument, or a slice bound that no reduction above reads with `where=` and no window of static
+    length covers (`x[:n]`), made only of parameters of a `@jax.jit` function (and numbers) makes those
     parameters static (`functools.partial(jax.jit, static_argnames=...)`; where the function is
     wrapped by a call, `jax.jit(f, static_argnames=...)`, a bound method's `static_argnums` counted
-    after `self`; in a helper that only jitted functions call, the callers' parameters it is passed
-    from; a size that reads Python values through `jnp.log2/sqrt/floor/...`, traced even so,
-    gets Python's `math` instead, in float64): unsafe, as each new
+    after `self`, also at `jax.jit(jax.grad(f))`; in a helper that only jitted functions call, by name
+    or through `jax.grad(helper)(...)` and the other transformations that hand on the parameters they
+    do not differentiate (`jax.vmap` those its `in_axes` maps with None), the callers' parameters it
+    is passed from; a module constant bound once to a number is a number, and names unpacked from
+    a Python value (`b, t = x.shape`, `h, w = size`) are, as is `*x.shape[:-1]` in a tuple; a size
+    that reads Python values through `jnp.log2/sqrt/floor/...`, traced even so, gets Python's
+    `math` instead, in float64): unsafe, as each new
     value compiles anew and a caller passing an array there raises. `jax.ops.segment_sum/max/min/prod`
     without `num_segments` whose result is concatenated beside an array on an axis other than 0, or
     combined elementwise with one, gets `num_segments=<that array>.shape[0]`: where the original returns
@@ -180,7 +185,7 @@ class JaxTracedShape(Rule):
     # docs/real-code-judgments-8-final.md) were all fixed in the shared model (lax.axis_size measured a
     # Python int, pmap static_broadcasted_argnums, jit defaults, classes defined in compiled code); on
     # the 20 JAX corpora judged so far it gives 2 findings, both true (docs/known-results.md).
-    fix = ("rewrite_jax_boolean_mask", "rewrite_jax_static_argument", "rewrite_jax_dynamic_slice",
+    fix = ("rewrite_jax_boolean_mask", "rewrite_jax_dynamic_slice", "rewrite_jax_static_argument",
            "rewrite_jax_segment_count")
     name = "jax-traced-shape"
     node_types = (ast.Call, ast.Subscript)

@@ -71,9 +71,13 @@ class LoopGrownTensor(Rule):
     ```
 
     ## Fix safety
-    `for i in tf.range(N)` with `N` known at trace time -> `for i in range(N)` (the loop unrolls
+    `for i in tf.range(N)` with `N` known at trace time (an int literal, a module constant,
+    `self.<attr>` that `__init__` alone sets to one, `x.shape[k]`) -> `for i in range(N)` (the loop unrolls
     and runs as eagerly) is safe when the loop variable is unused or only indexes; unsafe when it
-    is used in arithmetic (a Python int instead of an int32 tensor). `for t in x` over a tensor ->
+    is used in arithmetic (a Python int instead of an int32 tensor). `N` may also be a parameter
+    whose default is an int literal, in a function AutoGraph converts: a Python int unrolls as any
+    literal does, and AutoGraph runs `range` of a tensor as the `tf.range` loop it was, so the fix
+    is the same loop for every value a caller passes. `for t in x` over a tensor ->
     `for t in tf.unstack(x)` (unrolled over exactly the rows it iterated): safe when `x` is a
     TensorFlow op's result, unsafe when it is only a parameter (a Python list passed there would
     be packed first). A `tf.while_loop` body that returns a grown loop variable has a data-dependent
