@@ -15,6 +15,7 @@ from typing import NamedTuple
 from xlacheck.analysis.compiled_exports import stand_in
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, bound_method, is_test_module
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.per_step import per_batch
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 
 # jax.numpy calls whose result is longer than their first operand's arrays (XLA416, XLA424).
@@ -27,8 +28,6 @@ JAX_GROWERS = frozenset({"jnp.concatenate", "jnp.append", "jnp.vstack", "jnp.hst
 JAX_LIST_JOINS = frozenset({"jnp.stack", "jnp.concatenate", "jnp.concat", "jnp.vstack", "jnp.hstack"})
 HOST_LIST_JOINS = frozenset({"jnp.array", "jnp.asarray", "np.stack", "np.concatenate", "np.vstack", "np.hstack",
                              "np.array", "np.asarray"})
-
-_PER_BATCH_METHODS = frozenset({"__call__", "__getitem__", "__iter__", "collate", "collate_fn", "on_epoch_end"})
 
 
 def in_test(index: ModuleIndex, path: str, node: ast.AST) -> bool:
@@ -50,30 +49,6 @@ def runs_traced(facts: ModuleFacts, index: ModuleIndex, node: ast.AST | None) ->
             return True
         func = index.function_of(func)
     return False
-
-
-def per_batch(index: ModuleIndex, call: ast.Call) -> bool:
-    """The call runs once per batch: in a loop or comprehension, in a generator, a collator-like
-    method, or a function this file calls in a loop or hands to ``map``/``DataLoader``."""
-    if index.loops_around(call):
-        return True
-    func = index.function_of(call)
-    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    if func.name in _PER_BATCH_METHODS or "collat" in func.name.lower() or "batch" in func.name.lower():
-        return True
-    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in index.scope_nodes(func)):
-        return True
-    for site, _ in index.calls:
-        callee = site.func.attr if isinstance(site.func, ast.Attribute) else getattr(site.func, "id", None)
-        if callee == func.name and index.loops_around(site):
-            return True
-        handed = any(isinstance(a, (ast.Name, ast.Attribute)) and (getattr(a, "id", None) or getattr(a, "attr", None)) == func.name
-                     for a in [*site.args, *(k.value for k in site.keywords)])
-        if handed and callee in ("map", "DataLoader", "from_generator"):
-            return True
-    return False
-
 
 
 def made_anew_before(index: ModuleIndex, call: ast.Call, made: ast.AST, *, once_if_conditional: bool = False
