@@ -16,7 +16,9 @@ created per call), XLA411 and XLA419 (a static argument made anew), and through
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
+from xlacheck.analysis.contexts import ModuleFacts
 from xlacheck.analysis.module_index import ModuleIndex
 
 _PER_BATCH_METHODS = frozenset({"__call__", "__getitem__", "__iter__", "collate", "collate_fn", "on_epoch_end"})
@@ -115,6 +117,20 @@ def called_only_outside_loops(index: ModuleIndex, func: ast.FunctionDef | ast.As
     return True
 
 
+def runs_traced(facts: ModuleFacts, index: ModuleIndex, node: ast.AST | None) -> bool:
+    """``node`` (a function, or any node inside one) runs while a compiled function of this file
+    traces: it or a function around it is compiled (a tf.function, jax.jit, strategy.run)."""
+    func = node
+    if func is not None and not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        func = index.function_of(func)
+    while func is not None:
+        info = facts.by_node.get(id(func))
+        if info is not None and info.compiled:
+            return True
+        func = index.function_of(func)
+    return False
+
+
 def per_batch(index: ModuleIndex, call: ast.Call) -> bool:
     """The call runs once per batch: in a loop or comprehension, in a generator, a collator-like
     method, or a function this file calls in a loop or hands to ``map``/``DataLoader``."""
@@ -136,3 +152,57 @@ def per_batch(index: ModuleIndex, call: ast.Call) -> bool:
         if handed and callee in ("map", "DataLoader", "from_generator"):
             return True
     return False
+
+
+# Levels of callers followed to a loop: `train` loops over `run_epoch()`, which calls `run_step()`.
+_CALLER_DEPTH = 2
+
+
+def repeats(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef, depth: int = _CALLER_DEPTH,
+            skip: Callable[[ast.Call], bool] | None = None) -> str | None:
+    """How this file shows that ``func`` runs again and again, in words for a message ("which this
+    file calls in a loop at line 12", "which this file calls through `run_epoch()` in a loop at line
+    12"), or None: a call of ``func`` (:func:`call_sites`) in a loop that repeats Python code,
+    directly or through up to ``depth - 1`` functions of this file that call it outside loops
+    (``train`` loops over ``run_epoch()``, which calls ``func``). Calls from a test, or from code a
+    compiled function of this file traces (it runs once per trace there), are no such evidence, nor
+    those ``skip`` refuses; nor is a function that runs once per object or program
+    (:data:`ONCE_FUNCTIONS`)."""
+    found = _repeat_site(index, func, depth, skip)
+    if found is None:
+        return None
+    line, via = found
+    through = f" through {', '.join(f'`{name}()`' for name in via)}" if via else ""
+    return f"which this file calls{through} in a loop at line {line}"
+
+
+def _repeat_site(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef, depth: int,
+                 skip: Callable[[ast.Call], bool] | None) -> tuple[int, list[str]] | None:
+    """(the line of the loop, the functions between it and ``func``) for :func:`repeats`."""
+    if func.name in ONCE_FUNCTIONS:
+        return None
+    for site in call_sites(index, func):
+        caller = index.function_of(site)
+        if caller is func or id(site) in index.test_nodes or runs_traced(index.facts, index, site) \
+                or (skip is not None and skip(site)):
+            continue
+        loops = python_loops_around(index, site)
+        if loops:
+            return min(loop.lineno for loop in loops), []  # type: ignore[attr-defined]
+        if depth > 1 and isinstance(caller, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            through = _repeat_site(index, caller, depth - 1, skip)
+            if through is not None:
+                return through[0], [caller.name, *through[1]]
+    return None
+
+
+def runs_step_fixed_times(index: ModuleIndex, call: ast.Call,
+                          func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """``call`` runs inside ``func`` only in ``for _ in range(<literal>)`` loops (a fixed amount of work
+    per call of ``func``), ``func`` is no set-up function, and this file does not call it only outside
+    loops: ``func`` is a computation its callers repeat (an optimization run per hyper-parameter, a
+    solve per outer iteration), not a driver over data, whose loop would walk the data or a step
+    count it is given (jax#4572). XLA404 reads the same evidence for a ``jax.jit`` made per call."""
+    loops = [loop for loop in python_loops_around(index, call) if index.function_of(loop) is func]
+    return bool(loops) and all(literal_range(loop) for loop in loops) and func.name not in ONCE_FUNCTIONS \
+        and not func.name.startswith("test") and not called_only_outside_loops(index, func)
