@@ -131,6 +131,13 @@ def runs_traced(facts: ModuleFacts, index: ModuleIndex, node: ast.AST | None) ->
     return False
 
 
+def per_batch_method(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """``func`` is a method a framework or a loop calls once per item or batch by its role: ``__call__``
+    (a pipeline or predictor called per request), ``__getitem__``/``__iter__`` (a data set),
+    ``on_epoch_end``, a collator (``collate_fn``, any name with "collat")."""
+    return func.name in _PER_BATCH_METHODS or "collat" in func.name.lower()
+
+
 def per_batch(index: ModuleIndex, call: ast.Call) -> bool:
     """The call runs once per batch: in a loop or comprehension, in a generator, a collator-like
     method, or a function this file calls in a loop or hands to ``map``/``DataLoader``."""
@@ -139,7 +146,7 @@ def per_batch(index: ModuleIndex, call: ast.Call) -> bool:
     func = index.function_of(call)
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
-    if func.name in _PER_BATCH_METHODS or "collat" in func.name.lower() or "batch" in func.name.lower():
+    if per_batch_method(func) or "batch" in func.name.lower():
         return True
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in index.scope_nodes(func)):
         return True

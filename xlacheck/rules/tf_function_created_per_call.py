@@ -14,6 +14,7 @@ from xlacheck.analysis.per_step import (
     called_only_outside_loops,
     called_over_data,
     literal_range,
+    per_batch_method,
     python_loops_around,
 )
 from xlacheck.analysis.tables import JAX_JIT_NAMES
@@ -70,7 +71,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
     (`model.init`, `sample_chain(num_results=...)`); or unless this file calls the enclosing
     function in a loop over data its caller receives (`[prediction(b) for b in batches]` with
     `batches` a parameter: a per-batch helper, not a one-off driver; a loop over a count of
-    `self`, as tf_agents' samplers run inside a traced policy, is no such evidence). When this file calls the
+    `self`, as tf_agents' samplers run inside a traced policy, is no such evidence), or the enclosing
+    function is a method called per item by its role (`__call__` of a pipeline or predictor,
+    `__getitem__`, `__iter__`, `on_epoch_end`, a collator; diffusers#1096: a Flax pipeline's
+    `__call__` jitted a `partial` over its parameters and compiled on every call). When this file calls the
     enclosing function only outside loops and compiled code (a one-off dry run), it is not
     flagged; when nothing here calls it, it is assumed to run per step, as loss and predict
     helpers do. A function that reuses its tf.function in a loop (a driver) and that this file
@@ -372,6 +376,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import tensorflow as tf\nclass Pipe:\n    def __init__(self, enc, x):\n        self._enc = enc\n"
                 "        self.warm = self.encoder(x)\n    @property\n    def encoder(self):\n"
                 "        return tf.function(self._enc, jit_compile=True)\n"),
+        # the same closure over the call's parameters in a method of no per-item role: maybe a one-off driver
+        Example("import functools\nimport jax\ndef _denoise(params, x):\n    return x - params * x\n"
+                "class Pipeline:\n    def generate(self, params, x):\n"
+                "        run = jax.jit(functools.partial(_denoise, params))\n        return run(x)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -545,6 +553,15 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             '`self.encoder(...)`: every access builds a new function with an empty trace cache and '
                             'compiles it again; create the tf.function once (__init__ or a cache)'),
                 )),
+        # a pipeline's __call__ binds its parameters into a new partial and jits it (diffusers#1096)
+        Example("import functools\nimport jax\ndef _denoise(params, x):\n    return x - params * x\n"
+                "class Pipeline:\n    def __call__(self, params, x):\n"
+                "        run = jax.jit(functools.partial(_denoise, params))\n        return run(x)\n",
+                expected=(
+                    (7, 15, 'jax.jit created inside `__call__()` and called once per call: every call of '
+                            '`__call__()` builds a new function with an empty trace cache and traces/compiles it '
+                            'again; create the jax.jit once (module level, __init__, or a cache)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -615,7 +632,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
         if isinstance(parent, ast.Call) and parent.func is node:
             if not called_only_outside_loops(index, func) \
                     and (ctx.preview or not _captures_call_state(index, func, node)
-                     or _bakes_call_numbers(index, func, node) or called_over_data(index, func)):
+                     or _bakes_call_numbers(index, func, node) or called_over_data(index, func)
+                    or per_batch_method(func)):
                 self._report_per_call(ctx, where, func.name, kind)
             return
         if isinstance(node, ast.FunctionDef):
@@ -652,7 +670,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
             # --preview, unless the loop that calls it walks data its caller receives
             if called_in_loop(index, func) and (
                     ctx.preview or not _captures_call_state(index, func, node)
-                    or _bakes_call_numbers(index, func, node) or called_over_data(index, func)):
+                    or _bakes_call_numbers(index, func, node) or called_over_data(index, func)
+                    or per_batch_method(func)):
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which this file calls in a loop: "
                                         "each call builds a new function with an empty trace cache and compiles it "
                                         f"again; create the {_shown(kind)} once (__init__, module level or a cache)")
@@ -672,7 +691,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
             return
         if called_once and not called_only_outside_loops(index, func) \
                 and (ctx.preview or not _captures_call_state(index, func, node)
-                     or _bakes_call_numbers(index, func, node) or called_over_data(index, func)):
+                     or _bakes_call_numbers(index, func, node) or called_over_data(index, func)
+                    or per_batch_method(func)):
             self._report_per_call(ctx, where, func.name, kind)
 
     # -- factories that return a new compiled function, called and discarded per call ------
