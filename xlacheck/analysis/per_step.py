@@ -205,11 +205,11 @@ def _repeat_site(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDe
 
 def runs_step_fixed_times(index: ModuleIndex, call: ast.Call,
                           func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """``call`` runs inside ``func`` only in ``for _ in range(<literal>)`` loops (a fixed amount of work
-    per call of ``func``), ``func`` is no set-up function, and this file does not call it only outside
+    """``call`` runs inside ``func`` (or a function nested in it) only in ``for _ in range(<literal>)``
+    loops of its own scope (a fixed amount of work per call of ``func``), ``func`` is no set-up function, and this file does not call it only outside
     loops: ``func`` is a computation its callers repeat (an optimization run per hyper-parameter, a
     solve per outer iteration), not a driver over data, whose loop would walk the data or a step
     count it is given (jax#4572). XLA404 reads the same evidence for a ``jax.jit`` made per call."""
-    loops = [loop for loop in python_loops_around(index, call) if index.function_of(loop) is func]
+    loops = python_loops_around(index, call)
     return bool(loops) and all(literal_range(loop) for loop in loops) and func.name not in ONCE_FUNCTIONS \
         and not func.name.startswith("test") and not called_only_outside_loops(index, func)

@@ -13,9 +13,9 @@ from xlacheck.analysis.per_step import (
     called_in_loop,
     called_only_outside_loops,
     called_over_data,
-    literal_range,
     per_batch_method,
     python_loops_around,
+    runs_step_fixed_times,
 )
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
@@ -656,8 +656,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                                                   and _transformed_and_called(index, use.func, sub)):
                     if index.loops_around(use) or index.function_of(use) is not func:
                         reused = True  # created once per call, reused many times inside it
-                        fixed_loops = fixed_loops and bool(index.loops_around(use)) and all(
-                            literal_range(loop) for loop in index.loops_around(use))
+                        fixed_loops = fixed_loops and runs_step_fixed_times(index, use, func)
                     else:
                         called_once = True
                 else:
@@ -681,7 +680,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                                         "every data set): each call builds a new function with an empty trace cache "
                                         "and compiles it again; create the "
                                         f"{_shown(kind)} once (__init__, module level or a cache)")
-            elif kind.startswith("jax.") and fixed_loops and not called_only_outside_loops(index, func):
+            elif kind.startswith("jax.") and fixed_loops:
                 # a jitted step run a fixed number of times (`for _ in range(3)`) inside the function:
                 # the function is a computation callers repeat, not a driver over data (jax #4572)
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()` and run a fixed number of "
