@@ -15,6 +15,7 @@ from typing import NamedTuple
 from xlacheck.analysis.compiled_exports import stand_in
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, bound_method, is_test_module
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.per_step import per_batch, repeats, runs_step_fixed_times, runs_traced
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 
 # jax.numpy calls whose result is longer than their first operand's arrays (XLA416, XLA424).
@@ -28,8 +29,6 @@ JAX_LIST_JOINS = frozenset({"jnp.stack", "jnp.concatenate", "jnp.concat", "jnp.v
 HOST_LIST_JOINS = frozenset({"jnp.array", "jnp.asarray", "np.stack", "np.concatenate", "np.vstack", "np.hstack",
                              "np.array", "np.asarray"})
 
-_PER_BATCH_METHODS = frozenset({"__call__", "__getitem__", "__iter__", "collate", "collate_fn", "on_epoch_end"})
-
 
 def in_test(index: ModuleIndex, path: str, node: ast.AST) -> bool:
     """A test file (``test_*.py``, ``*_test.py``, ``conftest.py``) or a test function/class."""
@@ -38,61 +37,33 @@ def in_test(index: ModuleIndex, path: str, node: ast.AST) -> bool:
     return id(node) in index.test_nodes
 
 
-def runs_traced(facts: ModuleFacts, index: ModuleIndex, node: ast.AST | None) -> bool:
-    """``node`` (a function, or any node inside one) runs while a compiled function of this file
-    traces: it or a function around it is compiled (a tf.function, jax.jit, strategy.run)."""
-    func = node
-    if func is not None and not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        func = index.function_of(func)
-    while func is not None:
-        info = facts.by_node.get(id(func))
-        if info is not None and info.compiled:
-            return True
-        func = index.function_of(func)
-    return False
-
-
-def per_batch(index: ModuleIndex, call: ast.Call) -> bool:
-    """The call runs once per batch: in a loop or comprehension, in a generator, a collator-like
-    method, or a function this file calls in a loop or hands to ``map``/``DataLoader``."""
-    if index.loops_around(call):
-        return True
-    func = index.function_of(call)
-    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    if func.name in _PER_BATCH_METHODS or "collat" in func.name.lower() or "batch" in func.name.lower():
-        return True
-    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in index.scope_nodes(func)):
-        return True
-    for site, _ in index.calls:
-        callee = site.func.attr if isinstance(site.func, ast.Attribute) else getattr(site.func, "id", None)
-        if callee == func.name and index.loops_around(site):
-            return True
-        handed = any(isinstance(a, (ast.Name, ast.Attribute)) and (getattr(a, "id", None) or getattr(a, "attr", None)) == func.name
-                     for a in [*site.args, *(k.value for k in site.keywords)])
-        if handed and callee in ("map", "DataLoader", "from_generator"):
-            return True
-    return False
-
-
-
 def made_anew_before(index: ModuleIndex, call: ast.Call, made: ast.AST, *, once_if_conditional: bool = False
                      ) -> str | None:
     """How often ``made`` (the binding or creation of an argument) runs anew before ``call``:
-    ``"iteration"`` when a loop around the call also holds it, ``"call of `f()`, which runs per
-    batch"`` when both sit outside loops in a function that runs per batch; None when it is made
-    once before the loop that calls. ``once_if_conditional``: a creation in a branch of an ``if``
-    inside that loop which does not hold the call (``if i == 0: fn = lambda ...``) is not made anew
-    on every iteration either."""
+    ``"iteration"`` when a loop around the call also holds it; ``"call of `f()`, which ..."`` when it
+    is made once per call of the function ``f`` around both and that function repeats: it runs per
+    batch (:func:`xlacheck.analysis.per_step.per_batch`, for a call outside loops), this file calls
+    it in a loop, directly or through the functions that call it
+    (:func:`xlacheck.analysis.per_step.repeats`), or it runs the call a fixed number of times, a
+    computation its callers repeat (:func:`xlacheck.analysis.per_step.runs_step_fixed_times`);
+    None otherwise (made once before the loop that calls, in a function that may run once).
+    ``once_if_conditional``: a creation in a branch of an ``if`` inside that loop which does not
+    hold the call (``if i == 0: fn = lambda ...``) is not made anew on every iteration either."""
     made_in = {id(loop) for loop in index.loops_around(made)}
     shared = next((loop for loop in index.loops_around(call) if id(loop) in made_in), None)
     if shared is not None:
         return None if once_if_conditional and _conditional_in(index, made, call, shared) else "iteration"
-    if index.loops_around(call):
-        return None  # made once, before the loop that calls
     func = index.function_of(call)
-    if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and per_batch(index, call):
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or index.function_of(made) is not func:
+        return None
+    if not index.loops_around(call) and per_batch(index, call):
         return f"call of `{func.name}()`, which runs per batch"
+    how = repeats(index, func)
+    if how is not None:
+        return f"call of `{func.name}()`, {how}"
+    if runs_step_fixed_times(index, call, func):
+        return f"call of `{func.name}()`, which runs this call a fixed number of times (a computation its callers " \
+               "repeat)"
     return None
 
 

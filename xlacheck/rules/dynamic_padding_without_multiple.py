@@ -14,10 +14,11 @@ from xlacheck.analysis.module_index import (
     keyword,
     method_name,
 )
+from xlacheck.analysis.per_step import per_batch
 from xlacheck.analysis.torch_model import tokens_read_on_host_only
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules._dataset_flow import compiled_consumer, keras_compiled
-from xlacheck.rules._recompile_scope import in_test, padding_kind, per_batch
+from xlacheck.rules._recompile_scope import in_test, padding_kind
 from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 

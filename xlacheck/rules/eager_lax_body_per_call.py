@@ -8,6 +8,7 @@ from xlacheck import jax_cache
 from xlacheck.analysis import argument
 from xlacheck.analysis.contexts import Certainty
 from xlacheck.analysis.loop_carry import FORI_LOOP, SCAN, WHILE_LOOP
+from xlacheck.analysis.per_step import repeats
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import in_test
 from xlacheck.rules.base import Example
@@ -222,40 +223,16 @@ def _made_in(index, body: ast.expr, func: ast.AST) -> ast.AST | None:  # noqa: A
 def _repeats(ctx: ModuleContext, call: ast.Call, func: ast.FunctionDef | ast.AsyncFunctionDef,
              made: list[ast.AST]) -> str | None:
     """How the call repeats with a new body: a loop around the call that also holds the body's
-    creation, or a loop of untraced, non-test code of this file that calls ``func`` by name,
-    directly or through one function it calls (``run_step(i)`` calling ``solve``)."""
+    creation, or a loop of untraced, non-test code of this file that calls ``func``, directly or
+    through one function it calls (``run_step(i)`` calling ``solve``: :func:`xlacheck.analysis.per_step.repeats`)."""
     index = ctx.index
     for loop in index.loops_around(call):
         if index.function_of(loop) is func and any(m is loop or _inside(m, loop) for m in made):
             return f"iteration of the loop at line {loop.lineno}"  # type: ignore[attr-defined]
-    line = _called_in_loop(ctx, func, _CALLER_DEPTH)
-    if line is None:
+    how = repeats(index, func, skip=lambda site: in_test(index, ctx.path, site) or _maybe_traced(ctx, site))
+    if how is None:
         return None
-    return f"call of `{func.name}()`, which this file calls in a loop at line {line}"
-
-
-# Levels of callers followed to a loop: `train` loops over `run_step(i)`, which calls `solve`.
-_CALLER_DEPTH = 2
-
-
-def _called_in_loop(ctx: ModuleContext, func: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> int | None:
-    """The line of a loop of untraced, non-test code of this file that calls ``func`` (by name),
-    directly or through up to ``depth - 1`` functions of this file."""
-    index = ctx.index
-    for site, _ in index.calls:
-        if not isinstance(site.func, ast.Name) or site.func.id != func.name:
-            continue
-        caller = index.function_of(site)
-        if caller is func or in_test(index, ctx.path, site) or _maybe_traced(ctx, site):
-            continue
-        loops = index.loops_around(site)
-        if loops:
-            return min(loop.lineno for loop in loops)  # type: ignore[attr-defined]
-        if depth > 1 and isinstance(caller, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            line = _called_in_loop(ctx, caller, depth - 1)
-            if line is not None:
-                return line
-    return None
+    return f"call of `{func.name}()`, {how}"
 
 
 def _inside(node: ast.AST, outer: ast.AST) -> bool:

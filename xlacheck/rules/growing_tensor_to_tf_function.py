@@ -6,6 +6,7 @@ import ast
 
 from xlacheck import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_true
+from xlacheck.analysis.per_step import per_batch
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     LIST_GROWERS,
@@ -13,7 +14,6 @@ from xlacheck.rules._recompile_scope import (
     jax_jitted,
     jax_loop_grown_argument,
     loop_grown_arguments,
-    per_batch,
     runs_traced,
 )
 from xlacheck.rules.base import Example

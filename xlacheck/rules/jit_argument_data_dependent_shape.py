@@ -5,13 +5,13 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.per_step import per_batch
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_arguments,
     call_params,
     jax_jitted_calls_in_host_code,
     params_varied_by_callers,
-    per_batch,
 )
 from xlacheck.rules.base import Example
 from xlacheck.rules.jax_traced_shape import _data_dependent

@@ -50,7 +50,11 @@ class StaticArgumentPerIteration(ModuleRule):
     counter the calling function increments before the call (`self.step += 1`, or a `global`):
     a new value on every call of that function, and a new object of a class that hashes by
     identity built at the call in a function that runs per batch (`def run_step(x): return
-    step(x, Config())`, called in a loop: `static.new_plain_object`), or bound once there to one. Such
+    step(x, Config())`, called in a loop: `static.new_plain_object`), or bound once there to one,
+    also before the loop that calls where the function repeats: this file calls it in a loop,
+    directly or through the functions that call it (`[fit(x, 10, k) for k in ks]`), or it runs the
+    call a fixed number of times (`for _ in range(3)`: a computation its callers repeat, an
+    optimization run per hyper-parameter; equinox#686, optax#577). Such
     an object may also come from a function of this file that builds and returns a new one on every
     call (`opts = make_options(k)`; not a decorated builder, nor one that may return a kept object).
     A `lambda` or `functools.partial(...)` written at the call is left to XLA419 (a callable made
@@ -151,6 +155,17 @@ class StaticArgumentPerIteration(ModuleRule):
                 "        self.k = k\ndef make_options(k):\n    opts = Options(k)\n    return opts\n"
                 "@partial(jax.jit, static_argnums=1)\ndef scale(x, opts):\n    return x * opts.k\n"
                 "def run(xs):\n    opts = make_options(2)\n    return [scale(x, opts) for x in xs]\n"),
+        # built once before the loop of a function nothing here repeats (a one-off driver): one object
+        Example("import jax\nfrom functools import partial\nclass Options:\n    def __init__(self, k):\n"
+                "        self.k = k\n@partial(jax.jit, static_argnums=1)\ndef scale(x, opts):\n    return x * opts.k\n"
+                "def fit(x, steps):\n    opts = Options(2)\n    for _ in range(steps):\n        x = scale(x, opts)\n"
+                "    return x\n"),
+        # run a fixed number of times per call, but called once, outside loops, by main()
+        Example("import jax\nimport jax.numpy as jnp\nfrom functools import partial\nclass Options:\n"
+                "    def __init__(self, k):\n        self.k = k\n@partial(jax.jit, static_argnums=1)\n"
+                "def scale(x, opts):\n    return x * opts.k\n"
+                "def optimize(x, k):\n    opts = Options(k)\n    for _ in range(3):\n        x = scale(x, opts)\n"
+                "    return x\ndef main():\n    x = jnp.ones(3)\n    print(optimize(x, 2))\n"),
     )
     INVALID = (
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
@@ -289,6 +304,29 @@ class StaticArgumentPerIteration(ModuleRule):
                              'which hash by identity, so jax.jit compiles again for each new object; build it once '
                              'outside, or give it value equality (a frozen dataclass)'),
                 )),
+        # built once before the loop, once per call of fit(), which this file calls over a sweep
+        Example("import jax\nfrom functools import partial\nclass Options:\n    def __init__(self, k):\n"
+                "        self.k = k\n@partial(jax.jit, static_argnums=1)\ndef scale(x, opts):\n    return x * opts.k\n"
+                "def fit(x, steps, k):\n    opts = Options(k)\n    for _ in range(steps):\n"
+                "        x = scale(x, opts)\n    return x\n"
+                "def sweep(x, ks):\n    return [fit(x, 10, k) for k in ks]\n",
+                expected=(
+                    (12, 22, 'static argument `opts` of jitted `scale` is a new `Options` on every call of `fit()`, '
+                             'which this file calls in a loop at line 15: it hashes by identity, so jax.jit compiles '
+                             'again for each new object; build it once outside, or give it value equality (a frozen '
+                             'dataclass)'),
+                )),
+        # a fixed number of steps per call: a computation callers repeat (equinox#686, optax#577)
+        Example("import jax\nfrom functools import partial\nclass Options:\n    def __init__(self, k):\n"
+                "        self.k = k\n@partial(jax.jit, static_argnums=1)\ndef scale(x, opts):\n    return x * opts.k\n"
+                "def optimize(x, k):\n    opts = Options(k)\n    for _ in range(3):\n        x = scale(x, opts)\n"
+                "    return x\n",
+                expected=(
+                    (12, 22, 'static argument `opts` of jitted `scale` is a new `Options` on every call of '
+                             '`optimize()`, which runs this call a fixed number of times (a computation its callers '
+                             'repeat): it hashes by identity, so jax.jit compiles again for each new object; build it '
+                             'once outside, or give it value equality (a frozen dataclass)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -335,6 +373,11 @@ class StaticArgumentPerIteration(ModuleRule):
                                           "compiles again for each new object; build it once before the loop, or give "
                                           "it value equality (a frozen dataclass)")
                     break
+            else:
+                # built once before the loop, so once per call of the function around it: a new object on every
+                # call where this file shows that function repeats (made_anew_before)
+                if self._object_per_call(ctx, call, bound):
+                    continue
             varying = jax_loop_varying_names(index, call, steps_only=not ctx.preview)
             drawn = drawn_in_loop(index, call)
             for param, arg in bound:
@@ -362,8 +405,9 @@ class StaticArgumentPerIteration(ModuleRule):
 
     def _object_per_call(self, ctx: ModuleContext, call: ast.Call, bound: list[tuple[str, ast.expr]]) -> bool:
         """A static argument built as a new object of a class of this file that hashes by identity
-        (``static.new_plain_object``) in a function, outside loops, that runs per batch (called in a
-        loop: :func:`made_anew_before`): a new cache entry on every call. Reported; True."""
+        (``static.new_plain_object``) in a function, outside loops, that repeats (runs per batch, is
+        called in a loop here, or runs the call a fixed number of times: :func:`made_anew_before`): a
+        new cache entry on every call of that function. Reported; True."""
         index = ctx.index
         if runs_traced(ctx.facts, index, call) or not jax_cache.recompiles("static.new_plain_object"):
             return False

@@ -37,7 +37,12 @@ class StaticCallableCreatedPerCall(ModuleRule):
     function; where the call runs repeatedly: the callable is created inside the loop around the
     call (not in an `if` branch the call is outside of: `if i == 0: fn = lambda ...`), or the
     calling function runs per batch (this file calls it in a loop, or it is a collator, generator
-    or `__call__`). Which of these forms miss the cache is read from the
+    or `__call__`). A callable made once before the loop that calls is made anew on every call of
+    the calling function: flagged where this file calls that function in a loop, directly or
+    through the functions that call it (`[fit(p, w, 5) for w in ws]`), or where it runs the call a
+    fixed number of times (`for _ in range(3)`: a computation its callers repeat); a function the
+    file does not call that loops over a step count it is given may be a one-off driver, and is
+    not flagged. Which of these forms miss the cache is read from the
     measured table `xlacheck/data/jax_cache_key.json` (`static.new_lambda`,
     `static.new_partial`, `static.new_local_def`, `static.bound_method_new_instance`). The same
     function object passed each time (a module-level `def`, a callable built once before the
@@ -118,6 +123,18 @@ class StaticCallableCreatedPerCall(ModuleRule):
                             'call of `forward()`, which runs per batch: jax.jit keys its cache on static arguments '
                             'and callables compare by identity, so every call traces and compiles again; pass one '
                             'function object and the values it closes over as traced arguments'),
+                )),
+        # bound once before the loop, once per call of fit(), which this file calls in a loop
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=0)\n"
+                "def minimize(loss_fn, p):\n    return p - jax.grad(loss_fn)(p)\n"
+                "def fit(p, w, steps):\n    fn = lambda q: (q * w).sum()\n    for _ in range(steps):\n"
+                "        p = minimize(fn, p)\n    return p\n"
+                "def sweep(p, ws):\n    return [fit(p, w, 5) for w in ws]\n",
+                expected=(
+                    (9, 22, 'static argument `loss_fn` of jitted `minimize` is a lambda made anew on every call of '
+                            '`fit()`, which this file calls in a loop at line 12: jax.jit keys its cache on static '
+                            'arguments and callables compare by identity, so every call traces and compiles again; '
+                            'pass one function object and the values it closes over as traced arguments'),
                 )),
     )
 

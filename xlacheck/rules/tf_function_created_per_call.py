@@ -8,6 +8,15 @@ from collections.abc import Iterable
 from xlacheck import jax_cache
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.per_step import (
+    ONCE_FUNCTIONS,
+    called_in_loop,
+    called_only_outside_loops,
+    called_over_data,
+    per_batch_method,
+    python_loops_around,
+    runs_step_fixed_times,
+)
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 from xlacheck.diagnostics import Severity
@@ -39,9 +48,6 @@ def _shown(kind: str) -> str:
 
 
 # Functions that run once per object or per program: creating a tf.function there is the fix.
-_ONCE_FUNCTIONS = frozenset({"__init__", "build", "setUp", "setUpClass", "main", "__post_init__"})
-
-
 class TfFunctionCreatedPerCall(ModuleRule):
     """
     ## What it does
@@ -65,7 +71,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
     (`model.init`, `sample_chain(num_results=...)`); or unless this file calls the enclosing
     function in a loop over data its caller receives (`[prediction(b) for b in batches]` with
     `batches` a parameter: a per-batch helper, not a one-off driver; a loop over a count of
-    `self`, as tf_agents' samplers run inside a traced policy, is no such evidence). When this file calls the
+    `self`, as tf_agents' samplers run inside a traced policy, is no such evidence), or the enclosing
+    function is a method called per item by its role (`__call__` of a pipeline or predictor,
+    `__getitem__`, `__iter__`, `on_epoch_end`, a collator; diffusers#1096: a Flax pipeline's
+    `__call__` jitted a `partial` over its parameters and compiled on every call). When this file calls the
     enclosing function only outside loops and compiled code (a one-off dry run), it is not
     flagged; when nothing here calls it, it is assumed to run per step, as loss and predict
     helpers do. A function that reuses its tf.function in a loop (a driver) and that this file
@@ -367,6 +376,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import tensorflow as tf\nclass Pipe:\n    def __init__(self, enc, x):\n        self._enc = enc\n"
                 "        self.warm = self.encoder(x)\n    @property\n    def encoder(self):\n"
                 "        return tf.function(self._enc, jit_compile=True)\n"),
+        # the same closure over the call's parameters in a method of no per-item role: maybe a one-off driver
+        Example("import functools\nimport jax\ndef _denoise(params, x):\n    return x - params * x\n"
+                "class Pipeline:\n    def generate(self, params, x):\n"
+                "        run = jax.jit(functools.partial(_denoise, params))\n        return run(x)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -540,6 +553,15 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             '`self.encoder(...)`: every access builds a new function with an empty trace cache and '
                             'compiles it again; create the tf.function once (__init__ or a cache)'),
                 )),
+        # a pipeline's __call__ binds its parameters into a new partial and jits it (diffusers#1096)
+        Example("import functools\nimport jax\ndef _denoise(params, x):\n    return x - params * x\n"
+                "class Pipeline:\n    def __call__(self, params, x):\n"
+                "        run = jax.jit(functools.partial(_denoise, params))\n        return run(x)\n",
+                expected=(
+                    (7, 15, 'jax.jit created inside `__call__()` and called once per call: every call of '
+                            '`__call__()` builds a new function with an empty trace cache and traces/compiles it '
+                            'again; create the jax.jit once (module level, __init__, or a cache)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -582,7 +604,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     or self._bound_method(index, wrapped) or self._new_transform(index, wrapped)):
                 return
             if self._bound_method(index, wrapped) and not index.loops_around(node) and not any(
-                    self._called_in_loop(index, f) for f in [index.function_of(node)] if f is not None):
+                    called_in_loop(index, f) for f in [index.function_of(node)] if f is not None):
                 # `jax.jit(model.init)(rng, x)` in a set-up function is a one-off (flax examples):
                 # a bound method counts only where a loop here shows it runs per step
                 return
@@ -595,22 +617,23 @@ class TfFunctionCreatedPerCall(ModuleRule):
         func = index.function_of(node)
         if func is not None and runs_traced(ctx.facts, index, func):
             return  # created while an outer tf.function traces: once per outer trace, not per step
-        if _python_loops_around(index, node) and not _wraps_loop_target(index, node) and not _cached(index, node) \
+        if python_loops_around(index, node) and not _wraps_loop_target(index, node) and not _cached(index, node) \
                 and not _configured_per_iteration(index, node) and not _one_program_per_item(index, node) \
                 and not _kept_per_item(index, node):
             ctx.report(self, where, f"{_shown(kind)} created inside a loop: each iteration builds a new function with "
                                     "an empty trace cache, so it traces and compiles again; create it once, before the loop")
             return
-        if func is None or isinstance(func, ast.Lambda) or func.name in _ONCE_FUNCTIONS or func.name.startswith("test"):
+        if func is None or isinstance(func, ast.Lambda) or func.name in ONCE_FUNCTIONS or func.name.startswith("test"):
             return
         info = ctx.facts.by_node.get(id(func))
         if info is not None and info.level >= Level.GRAPH:
             return  # created while its enclosing function is traced (Keras call, strategy.run): once per trace
         parent = index.parent(node)
         if isinstance(parent, ast.Call) and parent.func is node:
-            if not self._called_only_outside_loops(ctx, index, func) \
+            if not called_only_outside_loops(index, func) \
                     and (ctx.preview or not _captures_call_state(index, func, node)
-                     or _bakes_call_numbers(index, func, node) or self._called_over_data(index, func)):
+                     or _bakes_call_numbers(index, func, node) or called_over_data(index, func)
+                    or per_batch_method(func)):
                 self._report_per_call(ctx, where, func.name, kind)
             return
         if isinstance(node, ast.FunctionDef):
@@ -633,8 +656,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                                                   and _transformed_and_called(index, use.func, sub)):
                     if index.loops_around(use) or index.function_of(use) is not func:
                         reused = True  # created once per call, reused many times inside it
-                        fixed_loops = fixed_loops and bool(index.loops_around(use)) and all(
-                            _literal_range(loop) for loop in index.loops_around(use))
+                        fixed_loops = fixed_loops and runs_step_fixed_times(index, use, func)
                     else:
                         called_once = True
                 else:
@@ -645,9 +667,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
             # a driver built from the call's own state (`jax.jit(lambda x: forward(model, x))` with a model
             # each call makes) compiles for each call anyway: as for the per-call creations below, only with
             # --preview, unless the loop that calls it walks data its caller receives
-            if self._called_in_loop(index, func) and (
+            if called_in_loop(index, func) and (
                     ctx.preview or not _captures_call_state(index, func, node)
-                    or _bakes_call_numbers(index, func, node) or self._called_over_data(index, func)):
+                    or _bakes_call_numbers(index, func, node) or called_over_data(index, func)
+                    or per_batch_method(func)):
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which this file calls in a loop: "
                                         "each call builds a new function with an empty trace cache and compiles it "
                                         f"again; create the {_shown(kind)} once (__init__, module level or a cache)")
@@ -657,7 +680,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                                         "every data set): each call builds a new function with an empty trace cache "
                                         "and compiles it again; create the "
                                         f"{_shown(kind)} once (__init__, module level or a cache)")
-            elif kind.startswith("jax.") and fixed_loops and not self._called_only_outside_loops(ctx, index, func):
+            elif kind.startswith("jax.") and fixed_loops:
                 # a jitted step run a fixed number of times (`for _ in range(3)`) inside the function:
                 # the function is a computation callers repeat, not a driver over data (jax #4572)
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()` and run a fixed number of "
@@ -665,9 +688,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
                                         "and traces/compiles it again; define the jitted function once, outside, "
                                         "and pass what it closes over as arguments")
             return
-        if called_once and not self._called_only_outside_loops(ctx, index, func) \
+        if called_once and not called_only_outside_loops(index, func) \
                 and (ctx.preview or not _captures_call_state(index, func, node)
-                     or _bakes_call_numbers(index, func, node) or self._called_over_data(index, func)):
+                     or _bakes_call_numbers(index, func, node) or called_over_data(index, func)
+                    or per_batch_method(func)):
             self._report_per_call(ctx, where, func.name, kind)
 
     # -- factories that return a new compiled function, called and discarded per call ------
@@ -699,9 +723,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 continue
             func = index.function_of(call)
             if not index.loops_around(call):
-                if func is None or isinstance(func, ast.Lambda) or func.name in _ONCE_FUNCTIONS \
+                if func is None or isinstance(func, ast.Lambda) or func.name in ONCE_FUNCTIONS \
                         or func.name.startswith("test") or runs_traced(ctx.facts, index, func) \
-                        or self._called_only_outside_loops(ctx, index, func):
+                        or called_only_outside_loops(index, func):
                     continue
             owner = "a loop" if index.loops_around(call) else f"`{func.name}()`"  # type: ignore[union-attr]
             kind = factories[call.func.id]
@@ -726,7 +750,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 continue
             for method in info.cls.methods.values():
                 user = method.node
-                if isinstance(user, ast.Lambda) or user is node or user.name in _ONCE_FUNCTIONS \
+                if isinstance(user, ast.Lambda) or user is node or user.name in ONCE_FUNCTIONS \
                         or user.name.startswith("test"):
                     continue
                 uses = [sub for sub in index.scope_nodes(user)
@@ -734,7 +758,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                         and sub.func.attr == node.name and isinstance(sub.func.value, ast.Name)
                         and sub.func.value.id == "self"]
                 if not uses or (not any(index.loops_around(use) for use in uses) and (
-                        runs_traced(ctx.facts, index, user) or self._called_only_outside_loops(ctx, index, user))):
+                        runs_traced(ctx.facts, index, user) or called_only_outside_loops(index, user))):
                     continue
                 ctx.report(self, created, f"{_shown(kind)} created inside the property `{node.name}`, which "
                                           f"`{user.name}()` calls at once through `self.{node.name}(...)`: every "
@@ -922,10 +946,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
             if func is None or isinstance(func, ast.Lambda):
                 if not in_loop:
                     continue  # module level, once
-            elif not in_loop and (func.name in _ONCE_FUNCTIONS or func.name.startswith("test")
+            elif not in_loop and (func.name in ONCE_FUNCTIONS or func.name.startswith("test")
                                   or runs_traced(ctx.facts, index, func)
                                   or not self._used_here_only(index, call, func)
-                                  or self._called_only_outside_loops(ctx, index, func)
+                                  or called_only_outside_loops(index, func)
                                   or not ctx.preview and _captures_call_state(index, func, call)):
                 continue
             owner = f"`{func.name}()`" if func is not None and not isinstance(func, ast.Lambda) else "the loop"
@@ -963,17 +987,6 @@ class TfFunctionCreatedPerCall(ModuleRule):
             for n in index.scope_nodes(func))
 
     @staticmethod
-    def _sites(index: ModuleIndex, func: ast.AST) -> list[ast.Call]:
-        name = getattr(func, "name", None)
-        # `x.run(...)` calls a method named run; a module-level or nested function only by its name
-        # (`strategy.run(step_fn)` in a loop is no call of the file's own `def run(...)`)
-        info = index.facts.by_node.get(id(func))
-        method = info is None or info.cls is not None
-        return [c for c, _ in index.calls
-                if (isinstance(c.func, ast.Name) and c.func.id == name)
-                or (method and isinstance(c.func, ast.Attribute) and c.func.attr == name)]
-
-    @staticmethod
     def _returns_mapped_results(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef, local: str) -> bool:
         """``func`` returns what the per-item calls of ``local`` produced: ``return [step(x) for x
         in xs]`` (maybe through ``tf.concat``/``tf.stack``/a name), or a list the loop appends
@@ -1002,67 +1015,11 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     return True
         return False
 
-    def _called_over_data(self, index: ModuleIndex, func: ast.AST) -> bool:
-        """This file calls ``func`` in a loop over data its caller receives: the loop iterates a
-        parameter of the calling function (``[prediction(b) for b in batches]``, ``enumerate(batches)``,
-        ``zip(xs, ys)``), so ``func`` runs once per item of a data set. A loop over a count or a
-        structure of ``self`` (``for i in range(self._num_sub_actions)``: tf_agents' samplers, traced
-        inside the policy) is not such evidence."""
-        for site in self._sites(index, func):
-            loops = index.loops_around(site)
-            caller = index.function_of(site)
-            if not loops or not isinstance(caller, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                continue
-            params = {a.arg for a in caller.args.posonlyargs + caller.args.args + caller.args.kwonlyargs}
-            loop = loops[0]
-            generators = getattr(loop, "generators", None)
-            iterable = generators[0].iter if generators else getattr(loop, "iter", None)
-            if iterable is None:
-                continue
-            parts = [iterable]
-            if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
-                    and iterable.func.id in ("enumerate", "zip", "iter", "tqdm"):
-                parts = list(iterable.args)
-            if any(isinstance(p, ast.Name) and p.id in params for p in parts):
-                return True
-        return False
-
-    def _called_in_loop(self, index: ModuleIndex, func: ast.AST) -> bool:
-        return any(_python_loops_around(index, site) for site in self._sites(index, func))
-
-    @staticmethod
-    def _called_only_outside_loops(ctx: ModuleContext, index: ModuleIndex,
-                                   func: ast.FunctionDef | ast.AsyncFunctionDef, depth: int = 0) -> bool:
-        """The file calls ``func`` and never from a loop or compiled code: a one-off (a dry run, a setup step).
-        A call that is the whole body of a forwarder (``def act(obs): return agent.take_action(obs)``)
-        runs as often as the forwarder does: one-off only if the forwarder is."""
-        sites = TfFunctionCreatedPerCall._sites(index, func)
-        if not sites:
-            return False  # called from elsewhere: assume per step, as a loss or predict helper usually is
-        for site in sites:
-            if index.loops_around(site):
-                return False
-            caller = index.function_of(site)
-            info = ctx.facts.by_node.get(id(caller)) if caller is not None else None
-            if info is not None and info.compiled:
-                return False
-            if isinstance(caller, (ast.FunctionDef, ast.AsyncFunctionDef)) and caller is not func and depth < 3 \
-                    and _forwards(caller, site) \
-                    and not TfFunctionCreatedPerCall._called_only_outside_loops(ctx, index, caller, depth + 1):
-                return False
-        return True
-
     def _report_per_call(self, ctx: ModuleContext, where: ast.AST, owner: str, kind: str = "tf.function") -> None:
         ctx.report(self, where,
                    f"{_shown(kind)} created inside `{owner}()` and called once per call: every call of `{owner}()` "
                    "builds a new function with an empty trace cache and traces/compiles it again; create the "
                    f"{_shown(kind)} once (module level, __init__, or a cache)")
-
-
-def _forwards(func: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.AST) -> bool:
-    """The body of ``func`` (its docstring aside) is ``return <call>``: a thin forwarder."""
-    body = [s for s in func.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-    return len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is call
 
 
 def _transformed_and_called(index: ModuleIndex, use: ast.AST | None, name: ast.Name) -> bool:
@@ -1243,15 +1200,6 @@ def _free_names(node: ast.AST) -> set[str]:
     return loads - stores
 
 
-def _literal_range(loop: ast.AST) -> bool:
-    """``for _ in range(<int literal>)`` (or ``range(a, b)`` of literals): a fixed trip count."""
-    if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call):
-        return False
-    it = loop.iter
-    return isinstance(it.func, ast.Name) and it.func.id == "range" and bool(it.args) and not it.keywords and all(
-        isinstance(a, ast.Constant) and isinstance(a.value, int) for a in it.args)
-
-
 def _kept_per_item(index: ModuleIndex, node: ast.AST) -> bool:
     """The function made in the loop is not called there but collected: it is (an argument or element
     of) what the statement appends to a collection or stores under a key, directly or through a name
@@ -1325,16 +1273,6 @@ def _wraps_loop_target(index: ModuleIndex, node: ast.AST) -> bool:
     return False
 
 
-def _python_loops_around(index: ModuleIndex, node: ast.AST) -> list[ast.AST]:
-    """The loops around ``node`` that run its Python code once per iteration: a ``for _ in
-    tf.range(...)`` loop is staged by AutoGraph, which traces its body once into a tf.while_loop
-    (seed_rl's PPO epochs: the epoch function runs twice while ``minimize`` traces), so it repeats no
-    Python and builds no function per iteration."""
-    return [loop for loop in index.loops_around(node)
-            if not (isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, ast.Call)
-                    and index.aliases.resolve(loop.iter.func) == "tf.range")]
-
-
 _ITEM_WRAPPERS = frozenset({"enumerate", "zip", "sorted", "reversed", "list", "tuple"})
 _ITEM_VIEWS = frozenset({"items", "values", "keys"})
 
@@ -1374,7 +1312,7 @@ def _one_program_per_item(index: ModuleIndex, node: ast.AST) -> bool:
     ``t, p``): each iteration compiles a different program, once, and one built before the loop
     could serve none of them but one (seed_rl's per-host gRPC servers, jax-md's state points). A loop
     over data or a count is not such a loop."""
-    loops = _python_loops_around(index, node)
+    loops = python_loops_around(index, node)
     if not loops:
         return False
     fors = [lp for lp in loops if isinstance(lp, (ast.For, ast.AsyncFor))]

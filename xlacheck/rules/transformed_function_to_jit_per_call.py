@@ -28,7 +28,9 @@ class TransformedFunctionToJitPerCall(ModuleRule):
     returns (its pullback) or `jax.linearize` returns (its jvp), when that function is made anew
     each time the call runs: `_, pullback = jax.vjp(f, x)` in the same loop as the call, or in a
     function that runs per batch (this file calls it in a loop, or it is a collator, generator or
-    `__call__`). Which forms miss the cache is read from the measured table
+    `__call__`), or once before the loop that calls, in a function that this file calls in a loop
+    (directly or through the functions that call it) or that runs the call a fixed number of times
+    (`for _ in range(3)`: a computation its callers repeat). Which forms miss the cache is read from the measured table
     `xlacheck/data/jax_cache_key.json` (`seq.vjp_pullback_as_argument_per_call`,
     `seq.linearize_jvp_as_argument_per_call`); one pullback built once and passed again hits the
     cache (`seq.vjp_pullback_reused_as_argument`) and is not flagged.

@@ -6,6 +6,7 @@ import ast
 
 from xlacheck import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_tokenizer, is_true, keyword
+from xlacheck.analysis.per_step import per_batch
 from xlacheck.analysis.scopes import target_names
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
@@ -15,7 +16,6 @@ from xlacheck.rules._recompile_scope import (
     loop_varying_names,
     padding_kind,
     params_varied_by_callers,
-    per_batch,
 )
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
