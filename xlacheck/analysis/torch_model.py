@@ -568,7 +568,6 @@ def _calls_in(node: ast.AST) -> Iterator[ast.Call]:
 class _Builder:
     def __init__(self, tree: ast.Module, facts: ModuleFacts, declared: bool) -> None:
         self.tree = tree
-        self.divisibility = divisibility_tests(tree)  # `def divisible_by(num, den)`: a step % n == 0 test
         self._assigned: dict[str, list[ast.expr]] | None = None  # name -> values assigned to it (lazy)
         self._callee_stack: set[int] = set()  # functions _used_as_tensor is reading through a call (no recursion)
         self._callee_used: dict[int, dict[str, int]] = {}  # id(function) -> its _used_as_tensor, read through a call
@@ -1031,7 +1030,7 @@ class _Builder:
         work = list(steps)
         while work:
             s = work.pop()
-            every_n = _every_n_calls(s.node, self.divisibility) | self.output_calls
+            every_n = _every_n_calls(s.node) | self.output_calls
             for call in _calls_in(s.node):
                 callees = self._lookup(call.func)
                 if not callees:
@@ -2361,66 +2360,35 @@ def _non_finite_test(test: ast.expr) -> bool:
     return False
 
 
-def _divides(e: ast.expr) -> tuple[ast.expr, ast.expr] | None:
-    """The operands of ``a % b`` in ``e`` when ``e`` is ``a % b == 0`` (either side; the other side any
-    expression, as ``step % n == 0`` tests take it), else None."""
-    if isinstance(e, ast.Compare) and len(e.ops) == 1 and isinstance(e.ops[0], ast.Eq):
-        for side in (e.left, e.comparators[0]):
-            if isinstance(side, ast.BinOp) and isinstance(side.op, ast.Mod):
-                return side.left, side.right
-    return None
-
-
-def divisibility_tests(tree: ast.Module) -> frozenset[str]:
-    """Module-level functions that only return whether one parameter divides by another
-    (``def divisible_by(num, den): return (num % den) == 0``, the helper lucidrains' training scripts
-    test their step counter with): ``if divisible_by(step, 500):`` is ``if step % 500 == 0:``."""
-    out: set[str] = set()
-    for f in tree.body:
-        if not isinstance(f, ast.FunctionDef) or f.decorator_list:
-            continue
-        body = f.body[1:] if f.body and isinstance(f.body[0], ast.Expr) and isinstance(
-            f.body[0].value, ast.Constant) and isinstance(f.body[0].value.value, str) else f.body
-        params = {a.arg for a in f.args.posonlyargs + f.args.args}
-        operands = _divides(body[0].value) if len(body) == 1 and isinstance(body[0], ast.Return) \
-            and body[0].value is not None else None
-        if operands and all(isinstance(o, ast.Name) and o.id in params for o in operands):
-            out.add(f.name)
-    return frozenset(out)
-
-
-def _every_n_test(test: ast.expr, is_tensor: Callable[[ast.expr], bool],
-                  divisibility: frozenset[str] = frozenset()) -> bool:
-    """``step % n == 0`` (either side, also inside ``and``) on values ``is_tensor`` does not prove, or a
-    call of a file's ``divisibility`` test on such values (:func:`divisibility_tests`); also ``or``-ed with
-    equality tests of such values, which hold at single steps (the first or the last: ``batch_idx == 0 or
-    (batch_idx + 1) % n == 0``)."""
+def _every_n_test(test: ast.expr, is_tensor: Callable[[ast.expr], bool]) -> bool:
+    """``step % n == 0`` (either side, also inside ``and``) on values ``is_tensor`` does not prove;
+    also ``or``-ed with equality tests of such values, which hold at single steps (the first or the
+    last: ``batch_idx == 0 or (batch_idx + 1) % n == 0``)."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
         def single(p: ast.expr) -> bool:
             parts = p.values if isinstance(p, ast.BoolOp) and isinstance(p.op, ast.And) else [p]
             return any(isinstance(q, ast.Compare) and all(isinstance(o, ast.Eq) for o in q.ops)
                        and not any(is_tensor(e) for e in (q.left, *q.comparators)) for q in parts)
-        every = [_every_n_test(p, is_tensor, divisibility) for p in test.values]
+        every = [_every_n_test(p, is_tensor) for p in test.values]
         return any(every) and all(e or single(p) for e, p in zip(every, test.values))
     parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
     for p in parts:
-        if isinstance(p, ast.BoolOp) and isinstance(p.op, ast.Or) and _every_n_test(p, is_tensor, divisibility):
+        if isinstance(p, ast.BoolOp) and isinstance(p.op, ast.Or) and _every_n_test(p, is_tensor):
             return True  # `do_eval and (step % n == 0 or step == last)`
-        operands = _divides(p)
-        if operands is None and isinstance(p, ast.Call) and isinstance(p.func, ast.Name) \
-                and p.func.id in divisibility and len(p.args) == 2 and not p.keywords:
-            operands = (p.args[0], p.args[1])
-        if operands is not None and not any(is_tensor(o) for o in operands):
-            return True
+        if isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], ast.Eq):
+            for side in (p.left, p.comparators[0]):
+                if isinstance(side, ast.BinOp) and isinstance(side.op, ast.Mod) and not (
+                        is_tensor(side.left) or is_tensor(side.right)):
+                    return True
     return False
 
 
-def _every_n_calls(node: ast.AST, divisibility: frozenset[str] = frozenset()) -> set[int]:
+def _every_n_calls(node: ast.AST) -> set[int]:
     """Ids of the calls in ``node`` that sit in the body of an ``if step % n == 0:`` (before the
     values are known: a ``%`` of tensors compared with ``==`` is taken for a counter here too)."""
     out: set[int] = set()
     for n in walk(node):
-        if isinstance(n, ast.If) and _every_n_test(n.test, lambda e: False, divisibility):
+        if isinstance(n, ast.If) and _every_n_test(n.test, lambda e: False):
             out.update(id(c) for s in n.body for c in _calls_in(s))
     return out
 
@@ -2719,7 +2687,7 @@ class _Walker:
     def _every_n(self, test: ast.expr) -> int:
         """1 for ``step % n == 0`` (either side, also inside ``and``) on Python values: the branch runs
         every n-th step (the documented way to log from a torch_xla loop)."""
-        return int(_every_n_test(test, lambda e: bool(self.b.out.of(e) & TENSOR), self.b.divisibility))
+        return int(_every_n_test(test, lambda e: bool(self.b.out.of(e) & TENSOR)))
 
     def dead_block(self, body: list[ast.stmt], dead: bool) -> None:
         """Walk a branch; one that cannot run on the XLA device (``if not is_torch_xla_available():``) is walked

@@ -601,8 +601,7 @@ class TorchHostSyncInStep(ModuleRule):
     measured sizing its result from the values when an argument is left out (`F.one_hot(y)`
     without `num_classes`, on a proven device tensor). These get no automatic fix.
     A read after `torch_xla.sync()`/`xm.mark_step()` in the same iteration
-    is flagged too (without a fix) unless it runs every N-th step (`if step % n == 0:`, or a call of
-    the file's own divisibility test, `def divisible_by(num, den): return num % den == 0`): the
+    is flagged too (without a fix) unless it runs every N-th step (`if step % n == 0:`): the
     graph already ran, but torch_xla executes it asynchronously and the read waits for the device
     to finish it (measured on torch_xla 2.9: a `TransferFromDeviceTime` sample in every step).
     Not flagged: tensors known to live on the CPU (made by a factory or `torch.tensor(data)`
@@ -975,15 +974,6 @@ class TorchHostSyncInStep(ModuleRule):
                 "        return self.enc(x, mask=mask, is_causal=True)\n\n"
                 "def train(model, loader, opt):\n    for x in loader:\n        model(x).sum().backward()\n"
                 "        opt.step()\n",
-                torch_xla=True),
-        # the step counter tested through the file's own `divisible_by(num, den)` (`return num % den == 0`, the
-        # helper of lucidrains' training scripts): samples saved every 500th step only, as `step % 500 == 0`
-        Example("import torch\nimport torch_xla\nfrom torchvision.utils import save_image\n\n"
-                "def divisible_by(num, den):\n    return (num % den) == 0\n\n"
-                "def train(model, loader, opt):\n    device = torch_xla.device()\n"
-                "    for step, x in enumerate(loader):\n        model(x.to(device)).sum().backward()\n"
-                "        opt.step()\n        if divisible_by(step, 500):\n"
-                "            save_image(model.sample().detach().cpu(), f'{step}.png')\n        torch_xla.sync()\n",
                 torch_xla=True),
     )
     INVALID = (
