@@ -3204,10 +3204,14 @@ class _Walker:
             b.out.call_ops[id(c)] = name
         elif isinstance(f, ast.Attribute) and (recv & TENSOR or recv & MAYBE_MASK and f.attr in _MASK_METHODS
                                                or recv & STRUCT and f.attr in proving_methods()
-                                               or recv & STRUCT and not recv & CPU and f.attr in _MASK_METHODS):
+                                               or recv & STRUCT and not recv & CPU and f.attr in _MASK_METHODS
+                                               or f.attr in proving_methods() and _array_index(f.value)
+                                               and not recv & MODULE):
             # (a module output or batch item with a method only tensors have, ``h.masked_scatter(m, v)``: a tensor;
             # also ``row.nonzero()`` over the rows of a model input: no container has it, and what a module is
-            # handed or returns is a torch tensor, not the NumPy array that shares the name)
+            # handed or returns is a torch tensor, not the NumPy array that shares the name; and such a method of
+            # a multi-axis slice, ``t[:, None, :].expand(-1, n, -1)``: only an array takes that index, and NumPy's
+            # has no such method)
             b.out.call_ops[id(c)] = "Tensor." + f.attr
         # same-file function called from step code: its parameters get what is passed here
         if self.active:
@@ -3283,11 +3287,13 @@ class _Walker:
                 return 0
             if m == "per_device_loader":
                 return LOADER
-            if m in ("item",) and recv & (TENSOR | STRUCT):
+            if m in ("item", "numpy") and recv & (TENSOR | STRUCT):
                 if isinstance(f.value, ast.Call) and (b.resolve(f.value.func) or "").startswith("torch.") \
                         and (b.resolve(f.value.func) or "").rsplit(".", 1)[-1] in FACTORIES_RANDOM:
-                    return STEP_INT  # torch.randint(0, 8, (1,)).item(): a new number at every call
-                return HOST
+                    # torch.randint(0, 8, (1,)).item(), int(torch.rand(()).numpy() * n): a new number at every call
+                    return STEP_INT
+                if m == "item":
+                    return HOST
             if recv & MAYBE_MASK and not recv & TENSOR and m in _MASK_METHODS:
                 # `(labels != -100).nonzero()`: the comparison was a tensor (a Python bool has no such method;
                 # in step code the receiver is a torch mask, not a NumPy one)
@@ -3459,6 +3465,18 @@ def _per_step_numbers(items: list[int]) -> int:
     if any(f & (TENSOR | OUT | STRUCT | MODULE) for f in items):
         return 0
     return STEP_INT if any(f & (STEP_INT | HOST) for f in items) else 0
+
+
+def _array_index(e: ast.expr) -> bool:
+    """``t[:, None, :]``, ``x[..., 1:]``: an index over several axes with a slice, a ``None`` axis or an
+    ellipsis, which no list, tuple, dict or string takes (a dict's tuple key holds no slice); not pandas'
+    indexers (``df.loc[:, "a"]``: a Series, whose methods share names with tensors')."""
+    return isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Tuple) and any(
+        isinstance(p, ast.Slice) or isinstance(p, ast.Constant) and (p.value is None or p.value is Ellipsis)
+        for p in e.slice.elts) and not (isinstance(e.value, ast.Attribute) and e.value.attr in _PANDAS_INDEXERS)
+
+
+_PANDAS_INDEXERS = frozenset({"loc", "iloc", "at", "iat"})
 
 
 def _operands(e: ast.expr) -> list[ast.expr]:

@@ -9,6 +9,7 @@ from xlacheck.analysis import longest_length_of
 from xlacheck.analysis.torch_model import (
     CPU,
     HOST,
+    OUT,
     STEP_ARG,
     STEP_INT,
     STRUCT,
@@ -214,8 +215,10 @@ def _reaches_device(call: ast.Call, stmt: ast.AST | None, func: ast.FunctionDef 
 
 
 def _runs_tensor_ops(loop: ast.For, torch: TorchFacts) -> bool:
-    """The loop's body computes with proven torch tensors (its own statements, nested ones too)."""
-    return any(id(n) in torch.call_ops or torch.tensor(n) for s in loop.body for n in ast.walk(s))
+    """The loop's body computes with proven torch tensors or calls a module (``h = block(h)``: its ops join
+    the graph once per trip) (its own statements, nested ones too)."""
+    return any(id(n) in torch.call_ops or torch.tensor(n) or torch.of(n) & OUT and isinstance(n, ast.Call)
+               for s in loop.body for n in ast.walk(s))
 
 
 # What the varying argument sets, for the ops whose argument is not a plain size (the message names it).
@@ -244,9 +247,10 @@ def _multi_axis_of_batch(node: ast.Subscript, torch: TorchFacts) -> bool:
 class TorchStepVaryingPythonInt(ModuleRule):
     """
     ## What it does
-    Flags a Python int that changes from step to step (drawn with `random.randint`/`randrange`/`choice`,
-    read from a tensor with `int(t)`/`.item()`/`.tolist()` (per-example lengths or counts of the
-    batch), or an attribute the step counts up:
+    Flags a Python int that changes from step to step (drawn with `random.randint`/`randrange`/`choice`
+    or from torch's CPU generator, `int(torch.rand(()).numpy() * n)`; read from a tensor with
+    `int(t)`/`.item()`/`.tolist()` (per-example lengths or counts of the batch), or an attribute the step
+    counts up:
     `self.step_index += 1`) used, inside a torch_xla step, as an index or a slice bound of a
     torch tensor (`sigmas[self.step_index]`, `ids[:, cur_len] = tok`, `x[:, :n]`,
     `img[:, :, i:i + 6]`) or as a size argument of a tensor factory or view (`torch.zeros(b, n)`,
@@ -537,6 +541,31 @@ class TorchStepVaryingPythonInt(ModuleRule):
                     (5, 12, '`start`, a Python value the step function takes as an argument (new at each call from '
                             'the loop) is a slice bound of a torch tensor: torch_xla bakes it into the graph and '
                             'compiles a new one for each value; use a fixed size (pad) or a device-side index'),
+                )),
+        # StyleGAN2's style mixing (pytorch/xla#1558): a crossover layer drawn from torch's CPU generator and read
+        # back through NumPy, handed with each latent to a helper that expands a multi-axis slice by it
+        Example("import torch\nimport torch_xla\ndef styles_to_tensor(styles):\n"
+                "    return torch.cat([t[:, None, :].expand(-1, n, -1) for t, n in styles], dim=1)\n"
+                "def train(mapping, gen, loader, opt, layers):\n    device = torch_xla.device()\n"
+                "    for z1, z2 in loader:\n        z1, z2 = z1.to(device), z2.to(device)\n"
+                "        tt = int(torch.rand(()).numpy() * layers)\n"
+                "        styles = [(mapping(z1), tt), (mapping(z2), layers - tt)]\n"
+                "        loss = gen(styles_to_tensor(styles)).mean()\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (4, 23, 'a Python int that changes every step sets a size of `tensor.expand`: torch_xla compiles '
+                            'a new graph for each value; use a fixed size (pad, a few buckets) or keep the value on '
+                            'the device'),
+                )),
+        # a block applied a random number of times (stochastic depth): the loop over module calls is unrolled
+        Example("import random\nimport torch\nimport torch_xla\ndef train(model, encoder, loader, opt):\n"
+                "    device = torch_xla.device()\n    for x, y in loader:\n        h = model(x.to(device))\n"
+                "        for _ in range(random.randint(1, 4)):\n            h = encoder(h)\n"
+                "        loss = h.sum()\n        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (8, 9, 'a Python int that changes every step sets the trip count of a Python loop over torch ops: '
+                           'torch_xla unrolls the loop into the graph and compiles a new one for each count; loop a '
+                           'fixed number of times (pad, mask the extra steps)'),
                 )),
     )
 
