@@ -259,6 +259,28 @@ _RANDOM_INT_CALLS = frozenset({"random.randint", "random.randrange", "numpy.rand
 
 
 @cache
+def _scalar_draws() -> dict[str, int | None]:
+    """Functions of ``random`` and ``numpy.random`` that return one number drawn anew at each call
+    (xlacheck/data/random_draws.json, tools/generate_random_draw_table.py), with the position of the
+    ``size`` argument that makes a NumPy draw an array (None: none)."""
+    rows = load_json("random_draws.json").get("rows", {})
+    return {name: row.get("size") for name, row in rows.items() if row.get("scalar") and row.get("draws")}
+
+
+def scalar_draw(name: str | None, call: ast.Call) -> bool:
+    """``random.random()``, ``np.random.beta(a, a)``, ``np.random.rand()``: one host number drawn at each call
+    (not ``np.random.rand(3)`` nor ``size=``, arrays)."""
+    if name is None:
+        return False
+    name = "numpy." + name[3:] if name.startswith("np.") else name
+    draws = _scalar_draws()
+    if name not in draws:
+        return False
+    size = draws[name]
+    return not any(k.arg == "size" for k in call.keywords) and (size is None or len(call.args) <= size)
+
+
+@cache
 def op_table() -> dict:
     """xlacheck/data/torch_xla_ops.json, written by tools/generate_torch_table.py (never torch)."""
     table: dict = load_json("torch_xla_ops.json")
@@ -3407,7 +3429,7 @@ class _Walker:
             return STEP_INT  # math.ceil(total / chunk): a chunk count from a per-step value
         if name in _LOADER_CALLS:
             return LOADER | CPU if name == "torch.utils.data.DataLoader" and self._plain_loader(c) else LOADER
-        if name in _RANDOM_INT_CALLS:
+        if name in _RANDOM_INT_CALLS or scalar_draw(name, c):
             return STEP_INT
         if name.startswith("torch.optim.") and name.rsplit(".", 1)[-1][:1].isupper():
             return OPTIMIZER
@@ -3500,7 +3522,8 @@ _DRAW_METHODS = frozenset({"randint", "randrange", "integers", "uniform", "choic
 
 def _is_draw(e: ast.AST, resolve: Callable[[ast.expr], str | None]) -> bool:
     """A host random draw: ``rng.randint(...)``, ``random.randrange(...)``, ``np.random.randint(...)``."""
-    return isinstance(e, ast.Call) and (resolve(e.func) in _RANDOM_INT_CALLS or isinstance(e.func, ast.Attribute)
+    return isinstance(e, ast.Call) and (resolve(e.func) in _RANDOM_INT_CALLS or scalar_draw(resolve(e.func), e)
+                                        or isinstance(e.func, ast.Attribute)
                                         and e.func.attr in _DRAW_METHODS and resolve(e.func) is None)
 
 

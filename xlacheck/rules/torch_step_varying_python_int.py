@@ -248,9 +248,11 @@ class TorchStepVaryingPythonInt(ModuleRule):
     """
     ## What it does
     Flags a Python int that changes from step to step (drawn with `random.randint`/`randrange`/`choice`
-    or from torch's CPU generator, `int(torch.rand(()).numpy() * n)`; read from a tensor with
-    `int(t)`/`.item()`/`.tolist()` (per-example lengths or counts of the batch), or an attribute the step
-    counts up:
+    or any other function of `random` or `numpy.random` that returns one number, as measured in
+    `xlacheck/data/random_draws.json`: `int(random.random() * n)`, `np.random.beta(a, a)`, not an
+    array drawn with `size=`; or drawn from torch's CPU generator, `int(torch.rand(()).numpy() * n)`;
+    read from a tensor with `int(t)`/`.item()`/`.tolist()` (per-example lengths or counts of the
+    batch), or an attribute the step counts up:
     `self.step_index += 1`) used, inside a torch_xla step, as an index or a slice bound of a
     torch tensor (`sigmas[self.step_index]`, `ids[:, cur_len] = tok`, `x[:, :n]`,
     `img[:, :, i:i + 6]`) or as a size argument of a tensor factory or view (`torch.zeros(b, n)`,
@@ -405,6 +407,12 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 "        return y[..., :tokens.shape[1]].transpose(1, 2)\n"
                 "def train_step(model, opt, tokens, target):\n    loss = (model(tokens) - target).pow(2).mean()\n"
                 "    loss.backward()\n    opt.step()\n    return loss.detach()\n", torch_xla=True),
+        # an array drawn with NumPy (np.random.rand(8): a shape argument) used as values, not as a size
+        Example("import numpy as np\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    device = torch_xla.device()\n    for x, y in loader:\n        x = x.to(device)\n"
+                "        keep = np.random.rand(8) > 0.5\n"
+                "        loss = model(x * torch.from_numpy(keep).to(device)).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
     )
     INVALID = (
         Example("import random\nimport torch\nimport torch.nn.functional as F\nimport torch_xla\n"
@@ -556,6 +564,17 @@ class TorchStepVaryingPythonInt(ModuleRule):
                     (4, 23, 'a Python int that changes every step sets a size of `tensor.expand`: torch_xla compiles '
                             'a new graph for each value; use a fixed size (pad, a few buckets) or keep the value on '
                             'the device'),
+                )),
+        # a length drawn with random.random() (any draw of one number, xlacheck/data/random_draws.json) truncating
+        # the batch: a new slice bound at every step
+        Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    device = torch_xla.device()\n    for x, y in loader:\n        x = x.to(device)\n"
+                "        n = int(random.random() * 8) + 1\n        loss = model(x[:, :n]).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (9, 22, 'a Python int that changes every step is a slice bound of a torch tensor: torch_xla '
+                            'bakes it into the graph and compiles a new one for each value; use a fixed size (pad) '
+                            'or a device-side index'),
                 )),
         # a block applied a random number of times (stochastic depth): the loop over module calls is unrolled
         Example("import random\nimport torch\nimport torch_xla\ndef train(model, encoder, loader, opt):\n"
