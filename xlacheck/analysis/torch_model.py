@@ -581,6 +581,13 @@ class TorchFacts:
         return self.step_of.get(id(node))
 
 
+def multi_axis_of_batch(node: ast.Subscript, torch: TorchFacts) -> bool:
+    """``x[:, i:j]`` of a batch item or a module's output (``x, y = x.to(device), y.to(device)``): a tuple,
+    dict or ModelOutput takes no multi-axis index, so the value indexed is a tensor (the model reads the
+    result as one)."""
+    return isinstance(node.slice, ast.Tuple) and bool(torch.of(node.value) & STRUCT) and torch.tensor(node)
+
+
 def _calls_in(node: ast.AST) -> Iterator[ast.Call]:
     for n in walk(node):
         if isinstance(n, ast.Call):
@@ -3076,12 +3083,20 @@ class _Walker:
                     self.bind(gen.target.elts[0], 0, None)  # the index; the item as for the loop statement
                     arg = gen.iter.args[0]
                     self.bind(gen.target.elts[1], _item_flags(self.b.out.of(arg), arg, self), None)
+                elif _dict_items(gen.iter, self) and isinstance(gen.target, ast.Tuple) and len(gen.target.elts) == 2:
+                    # {k: v.cpu() for k, v in metrics.items()}: the key, and the tensor (as the loop statement)
+                    held = self.b.out.of(gen.iter.func.value) & CPU  # type: ignore[attr-defined]
+                    self.bind(gen.target.elts[0], 0, None)
+                    self.bind(gen.target.elts[1], TENSOR | held, None)
                 else:
                     self.bind(gen.target, flags, gen.iter)
                 for cond in gen.ifs:
                     self.expr(cond)
             parts = [self.expr(part) for part in ((e.key, e.value) if isinstance(e, ast.DictComp) else (e.elt,))]
             self.env = saved  # comprehension variables do not leak
+            if isinstance(e, ast.DictComp) and parts[1] & TENSOR:
+                # {k: v.detach() for k, v in logged.items()}: every value a proven tensor, as a dict display's
+                return TENSOR_DICT | parts[1] & CPU
             return _per_step_numbers(parts) if isinstance(e, (ast.ListComp, ast.GeneratorExp)) else 0
         if isinstance(e, ast.Dict):
             vals = [self.expr(v) for v in e.values]
@@ -3963,6 +3978,10 @@ def _built_from_sizes(e: ast.Call, size: Callable[[ast.expr], bool]) -> bool:
 
 def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
     """What iterating a value (or unpacking it) gives."""
+    if isinstance(value, (ast.List, ast.Tuple)) and value.elts and not any(isinstance(x, ast.Starred) for x in value.elts):
+        items = [w.b.out.of(x) for x in value.elts]
+        if all(f & TENSOR for f in items):
+            return TENSOR | (CPU if all(f & CPU for f in items) else 0)  # for l in (loss_a, loss_b): a tensor each
     if flags & MODULE:
         return MODULE  # for layer in self.layers: an nn.ModuleList / Sequential holds modules
     if flags & LOADER:

@@ -12,10 +12,10 @@ from xlacheck.analysis.torch_model import (
     OUT,
     STEP_ARG,
     STEP_INT,
-    STRUCT,
     TENSOR,
     TorchFacts,
     moves_off_cpu,
+    multi_axis_of_batch,
     names_off_cpu,
     overwritten_unread,
     recompiles,
@@ -235,13 +235,6 @@ def _what(hit: ast.AST, flags: dict[int, int], number: bool = False) -> str:
     return (f"`{ast.unparse(hit)}`, a Python value the step function takes as an argument (new at each call "
             "from the loop)")
 
-
-
-def _multi_axis_of_batch(node: ast.Subscript, torch: TorchFacts) -> bool:
-    """``x[:, i:j]`` of a batch item or a module's output (``x, y = x.to(device), y.to(device)``): a tuple,
-    dict or ModelOutput takes no multi-axis index, so the value indexed is a tensor (the model reads the
-    result as one)."""
-    return isinstance(node.slice, ast.Tuple) and bool(torch.of(node.value) & STRUCT) and torch.tensor(node)
 
 
 class TorchStepVaryingPythonInt(ModuleRule):
@@ -614,7 +607,7 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 continue  # (torch.compile: dynamo makes a changing int dynamic after one more compile; an index
                 #           into a tensor was not measured there and stays reported, and so does a slice bound
                 #           that is the compiled function's own int argument: measured, one compile per value)
-            if isinstance(node, ast.Subscript) and (torch.tensor(node.value) or _multi_axis_of_batch(node, torch)) \
+            if isinstance(node, ast.Subscript) and (torch.tensor(node.value) or multi_axis_of_batch(node, torch)) \
                     and not torch.of(node.value) & CPU:
                 parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 for p in parts:
