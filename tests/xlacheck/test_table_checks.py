@@ -183,3 +183,10 @@ def test_tensor_members_table_agrees_with_tensorflow_and_jax() -> None:
     pytest.importorskip("tensorflow")
     pytest.importorskip("jax")
     _agrees(_check("generate_tensor_members_table.py"))
+
+
+def test_random_draw_table_agrees_with_python_and_numpy() -> None:
+    """xlacheck/data/random_draws.json (which ``random``/``numpy.random`` functions return one number drawn at
+    each call; XLA450 reads it): every row measured again."""
+    pytest.importorskip("numpy")
+    _agrees(_check("generate_random_draw_table.py"))

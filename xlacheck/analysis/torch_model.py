@@ -259,6 +259,28 @@ _RANDOM_INT_CALLS = frozenset({"random.randint", "random.randrange", "numpy.rand
 
 
 @cache
+def _scalar_draws() -> dict[str, int | None]:
+    """Functions of ``random`` and ``numpy.random`` that return one number drawn anew at each call
+    (xlacheck/data/random_draws.json, tools/generate_random_draw_table.py), with the position of the
+    ``size`` argument that makes a NumPy draw an array (None: none)."""
+    rows = load_json("random_draws.json").get("rows", {})
+    return {name: row.get("size") for name, row in rows.items() if row.get("scalar") and row.get("draws")}
+
+
+def scalar_draw(name: str | None, call: ast.Call) -> bool:
+    """``random.random()``, ``np.random.beta(a, a)``, ``np.random.rand()``: one host number drawn at each call
+    (not ``np.random.rand(3)`` nor ``size=``, arrays)."""
+    if name is None:
+        return False
+    name = "numpy." + name[3:] if name.startswith("np.") else name
+    draws = _scalar_draws()
+    if name not in draws:
+        return False
+    size = draws[name]
+    return not any(k.arg == "size" for k in call.keywords) and (size is None or len(call.args) <= size)
+
+
+@cache
 def op_table() -> dict:
     """xlacheck/data/torch_xla_ops.json, written by tools/generate_torch_table.py (never torch)."""
     table: dict = load_json("torch_xla_ops.json")
@@ -557,6 +579,13 @@ class TorchFacts:
 
     def in_step(self, node: ast.AST) -> Step | None:
         return self.step_of.get(id(node))
+
+
+def multi_axis_of_batch(node: ast.Subscript, torch: TorchFacts) -> bool:
+    """``x[:, i:j]`` of a batch item or a module's output (``x, y = x.to(device), y.to(device)``): a tuple,
+    dict or ModelOutput takes no multi-axis index, so the value indexed is a tensor (the model reads the
+    result as one)."""
+    return isinstance(node.slice, ast.Tuple) and bool(torch.of(node.value) & STRUCT) and torch.tensor(node)
 
 
 def _calls_in(node: ast.AST) -> Iterator[ast.Call]:
@@ -3054,12 +3083,20 @@ class _Walker:
                     self.bind(gen.target.elts[0], 0, None)  # the index; the item as for the loop statement
                     arg = gen.iter.args[0]
                     self.bind(gen.target.elts[1], _item_flags(self.b.out.of(arg), arg, self), None)
+                elif _dict_items(gen.iter, self) and isinstance(gen.target, ast.Tuple) and len(gen.target.elts) == 2:
+                    # {k: v.cpu() for k, v in metrics.items()}: the key, and the tensor (as the loop statement)
+                    held = self.b.out.of(gen.iter.func.value) & CPU  # type: ignore[attr-defined]
+                    self.bind(gen.target.elts[0], 0, None)
+                    self.bind(gen.target.elts[1], TENSOR | held, None)
                 else:
                     self.bind(gen.target, flags, gen.iter)
                 for cond in gen.ifs:
                     self.expr(cond)
             parts = [self.expr(part) for part in ((e.key, e.value) if isinstance(e, ast.DictComp) else (e.elt,))]
             self.env = saved  # comprehension variables do not leak
+            if isinstance(e, ast.DictComp) and parts[1] & TENSOR:
+                # {k: v.detach() for k, v in logged.items()}: every value a proven tensor, as a dict display's
+                return TENSOR_DICT | parts[1] & CPU
             return _per_step_numbers(parts) if isinstance(e, (ast.ListComp, ast.GeneratorExp)) else 0
         if isinstance(e, ast.Dict):
             vals = [self.expr(v) for v in e.values]
@@ -3204,10 +3241,14 @@ class _Walker:
             b.out.call_ops[id(c)] = name
         elif isinstance(f, ast.Attribute) and (recv & TENSOR or recv & MAYBE_MASK and f.attr in _MASK_METHODS
                                                or recv & STRUCT and f.attr in proving_methods()
-                                               or recv & STRUCT and not recv & CPU and f.attr in _MASK_METHODS):
+                                               or recv & STRUCT and not recv & CPU and f.attr in _MASK_METHODS
+                                               or f.attr in proving_methods() and _array_index(f.value)
+                                               and not recv & MODULE):
             # (a module output or batch item with a method only tensors have, ``h.masked_scatter(m, v)``: a tensor;
             # also ``row.nonzero()`` over the rows of a model input: no container has it, and what a module is
-            # handed or returns is a torch tensor, not the NumPy array that shares the name)
+            # handed or returns is a torch tensor, not the NumPy array that shares the name; and such a method of
+            # a multi-axis slice, ``t[:, None, :].expand(-1, n, -1)``: only an array takes that index, and NumPy's
+            # has no such method)
             b.out.call_ops[id(c)] = "Tensor." + f.attr
         # same-file function called from step code: its parameters get what is passed here
         if self.active:
@@ -3283,11 +3324,13 @@ class _Walker:
                 return 0
             if m == "per_device_loader":
                 return LOADER
-            if m in ("item",) and recv & (TENSOR | STRUCT):
+            if m in ("item", "numpy") and recv & (TENSOR | STRUCT):
                 if isinstance(f.value, ast.Call) and (b.resolve(f.value.func) or "").startswith("torch.") \
                         and (b.resolve(f.value.func) or "").rsplit(".", 1)[-1] in FACTORIES_RANDOM:
-                    return STEP_INT  # torch.randint(0, 8, (1,)).item(): a new number at every call
-                return HOST
+                    # torch.randint(0, 8, (1,)).item(), int(torch.rand(()).numpy() * n): a new number at every call
+                    return STEP_INT
+                if m == "item":
+                    return HOST
             if recv & MAYBE_MASK and not recv & TENSOR and m in _MASK_METHODS:
                 # `(labels != -100).nonzero()`: the comparison was a tensor (a Python bool has no such method;
                 # in step code the receiver is a torch mask, not a NumPy one)
@@ -3401,7 +3444,7 @@ class _Walker:
             return STEP_INT  # math.ceil(total / chunk): a chunk count from a per-step value
         if name in _LOADER_CALLS:
             return LOADER | CPU if name == "torch.utils.data.DataLoader" and self._plain_loader(c) else LOADER
-        if name in _RANDOM_INT_CALLS:
+        if name in _RANDOM_INT_CALLS or scalar_draw(name, c):
             return STEP_INT
         if name.startswith("torch.optim.") and name.rsplit(".", 1)[-1][:1].isupper():
             return OPTIMIZER
@@ -3461,6 +3504,18 @@ def _per_step_numbers(items: list[int]) -> int:
     return STEP_INT if any(f & (STEP_INT | HOST) for f in items) else 0
 
 
+def _array_index(e: ast.expr) -> bool:
+    """``t[:, None, :]``, ``x[..., 1:]``: an index over several axes with a slice, a ``None`` axis or an
+    ellipsis, which no list, tuple, dict or string takes (a dict's tuple key holds no slice); not pandas'
+    indexers (``df.loc[:, "a"]``: a Series, whose methods share names with tensors')."""
+    return isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Tuple) and any(
+        isinstance(p, ast.Slice) or isinstance(p, ast.Constant) and (p.value is None or p.value is Ellipsis)
+        for p in e.slice.elts) and not (isinstance(e.value, ast.Attribute) and e.value.attr in _PANDAS_INDEXERS)
+
+
+_PANDAS_INDEXERS = frozenset({"loc", "iloc", "at", "iat"})
+
+
 def _operands(e: ast.expr) -> list[ast.expr]:
     """The values an expression computes from (a method call's receiver included)."""
     if isinstance(e, ast.Call):
@@ -3482,7 +3537,8 @@ _DRAW_METHODS = frozenset({"randint", "randrange", "integers", "uniform", "choic
 
 def _is_draw(e: ast.AST, resolve: Callable[[ast.expr], str | None]) -> bool:
     """A host random draw: ``rng.randint(...)``, ``random.randrange(...)``, ``np.random.randint(...)``."""
-    return isinstance(e, ast.Call) and (resolve(e.func) in _RANDOM_INT_CALLS or isinstance(e.func, ast.Attribute)
+    return isinstance(e, ast.Call) and (resolve(e.func) in _RANDOM_INT_CALLS or scalar_draw(resolve(e.func), e)
+                                        or isinstance(e.func, ast.Attribute)
                                         and e.func.attr in _DRAW_METHODS and resolve(e.func) is None)
 
 
@@ -3922,6 +3978,10 @@ def _built_from_sizes(e: ast.Call, size: Callable[[ast.expr], bool]) -> bool:
 
 def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
     """What iterating a value (or unpacking it) gives."""
+    if isinstance(value, (ast.List, ast.Tuple)) and value.elts and not any(isinstance(x, ast.Starred) for x in value.elts):
+        items = [w.b.out.of(x) for x in value.elts]
+        if all(f & TENSOR for f in items):
+            return TENSOR | (CPU if all(f & CPU for f in items) else 0)  # for l in (loss_a, loss_b): a tensor each
     if flags & MODULE:
         return MODULE  # for layer in self.layers: an nn.ModuleList / Sequential holds modules
     if flags & LOADER:

@@ -18,6 +18,7 @@ from xlacheck.analysis.torch_model import (
     TorchFacts,
     built_from,
     host_table,
+    multi_axis_of_batch,
     once_per_run,
     op_table,
 )
@@ -452,7 +453,9 @@ def _size_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None],
     for node in torch.nodes:
         if isinstance(torch.stmt_of.get(id(node)), (ast.Raise, ast.Assert)):
             continue
-        if isinstance(node, ast.Subscript) and torch.tensor(node.value):
+        if isinstance(node, ast.Subscript) and (torch.tensor(node.value) or multi_axis_of_batch(node, torch)
+                                                and not torch.of(node.value) & CPU):
+            # (``x[:, :n]`` of a batch item moved to the device: a tensor, as XLA450 reads it)
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             if "Tensor.__getitem__(slice)" in reading and any(
                     isinstance(p, ast.Slice) and any(b is not None and device_size(b) for b in (p.lower, p.upper))
@@ -1324,6 +1327,52 @@ class TorchHostSyncInStep(ModuleRule):
                              "run on XLA)): the pending graph runs and is cut here; pass the hint (`is_causal=True` "
                              "/ `tgt_is_causal=True` with a causal mask, `False` otherwise): torch then trusts it and "
                              "tests nothing"),
+                )),
+        # Lightning's logger connector (Lightning-AI/pytorch-lightning#17572): the logged values detached in a dict
+        # comprehension, then moved to the CPU in another: the values of both dicts are tensors
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, logged, history):\n"
+                "    device = torch_xla.device()\n    for x, y in loader:\n"
+                "        loss = model(x.to(device)).sum()\n        loss.backward()\n        opt.step()\n"
+                "        metrics = {k: v.detach() for k, v in logged.items()}\n"
+                "        history.append({k: v.cpu() for k, v in metrics.items()})\n        torch_xla.sync()\n",
+                expected=(
+                    (10, 28, "`.cpu()` reads a torch tensor on the host inside a torch_xla step (a loop that calls "
+                             "torch_xla.sync): the pending graph runs and is cut here; keep the value on the device "
+                             "(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from "
+                             "`xm.add_step_closure(fn, args=(t,))`"),
+                )),
+        # the loss terms zipped with their names from a tuple display of tensors: each item is a tensor
+        Example("import torch\nimport torch.nn.functional as F\nimport torch_xla\n"
+                "def train(model, loader, opt, history):\n    device = torch_xla.device()\n    for x, y in loader:\n"
+                "        x, y = x.to(device), y.to(device)\n        out = model(x)\n"
+                "        ce, reg = F.cross_entropy(out, y), out.pow(2).mean()\n        (ce + reg).backward()\n"
+                "        opt.step()\n        for name, part in zip(('ce', 'reg'), (ce, reg)):\n"
+                "            history.append((name, part.item()))\n        torch_xla.sync()\n",
+                fixed="import torch\nimport torch.nn.functional as F\nimport torch_xla\n"
+                      "import torch_xla.core.xla_model as xm\n"
+                      "def train(model, loader, opt, history):\n    device = torch_xla.device()\n    for x, y in loader:\n"
+                      "        x, y = x.to(device), y.to(device)\n        out = model(x)\n"
+                      "        ce, reg = F.cross_entropy(out, y), out.pow(2).mean()\n        (ce + reg).backward()\n"
+                      "        opt.step()\n        for name, part in zip(('ce', 'reg'), (ce, reg)):\n"
+                      "            xm.add_step_closure(lambda history, name, part: history.append((name, part.item())), "
+                      "args=(history, name, part))\n        torch_xla.sync()\n",
+                expected=(
+                    (13, 35, "`.item()` reads a torch tensor on the host inside a torch_xla step (a loop that calls "
+                             "torch_xla.sync): the pending graph runs and is cut here; keep the value on the device "
+                             "(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from "
+                             "`xm.add_step_closure(fn, args=(t,))`"),
+                )),
+        # a device tensor bounding a multi-axis slice of a batch item moved to the device (a tensor: no tuple or dict
+        # takes that index)
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    device = torch_xla.device()\n"
+                "    for x, mask in loader:\n        x, mask = x.to(device), mask.to(device).bool()\n"
+                "        n = mask.sum(1).max()\n        loss = model(x[:, :n]).sum()\n        loss.backward()\n"
+                "        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (8, 22, "a tensor as a slice bound reads a torch tensor on the host inside a torch_xla step (a "
+                            "loop that calls torch_xla.sync): the pending graph runs and is cut here; a size must be "
+                            "a Python int: keep a static size (pad to a fixed bound and mask the tail) or compute it "
+                            "from shapes, not from values"),
                 )),
     )
 

@@ -9,12 +9,13 @@ from xlacheck.analysis import longest_length_of
 from xlacheck.analysis.torch_model import (
     CPU,
     HOST,
+    OUT,
     STEP_ARG,
     STEP_INT,
-    STRUCT,
     TENSOR,
     TorchFacts,
     moves_off_cpu,
+    multi_axis_of_batch,
     names_off_cpu,
     overwritten_unread,
     recompiles,
@@ -214,8 +215,10 @@ def _reaches_device(call: ast.Call, stmt: ast.AST | None, func: ast.FunctionDef 
 
 
 def _runs_tensor_ops(loop: ast.For, torch: TorchFacts) -> bool:
-    """The loop's body computes with proven torch tensors (its own statements, nested ones too)."""
-    return any(id(n) in torch.call_ops or torch.tensor(n) for s in loop.body for n in ast.walk(s))
+    """The loop's body computes with proven torch tensors or calls a module (``h = block(h)``: its ops join
+    the graph once per trip) (its own statements, nested ones too)."""
+    return any(id(n) in torch.call_ops or torch.tensor(n) or torch.of(n) & OUT and isinstance(n, ast.Call)
+               for s in loop.body for n in ast.walk(s))
 
 
 # What the varying argument sets, for the ops whose argument is not a plain size (the message names it).
@@ -234,17 +237,13 @@ def _what(hit: ast.AST, flags: dict[int, int], number: bool = False) -> str:
 
 
 
-def _multi_axis_of_batch(node: ast.Subscript, torch: TorchFacts) -> bool:
-    """``x[:, i:j]`` of a batch item or a module's output (``x, y = x.to(device), y.to(device)``): a tuple,
-    dict or ModelOutput takes no multi-axis index, so the value indexed is a tensor (the model reads the
-    result as one)."""
-    return isinstance(node.slice, ast.Tuple) and bool(torch.of(node.value) & STRUCT) and torch.tensor(node)
-
-
 class TorchStepVaryingPythonInt(ModuleRule):
     """
     ## What it does
-    Flags a Python int that changes from step to step (drawn with `random.randint`/`randrange`/`choice`,
+    Flags a Python int that changes from step to step (drawn with `random.randint`/`randrange`/`choice`
+    or any other function of `random` or `numpy.random` that returns one number, as measured in
+    `xlacheck/data/random_draws.json`: `int(random.random() * n)`, `np.random.beta(a, a)`, not an
+    array drawn with `size=`; or drawn from torch's CPU generator, `int(torch.rand(()).numpy() * n)`;
     read from a tensor with `int(t)`/`.item()`/`.tolist()` (per-example lengths or counts of the
     batch), or an attribute the step counts up:
     `self.step_index += 1`) used, inside a torch_xla step, as an index or a slice bound of a
@@ -401,6 +400,12 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 "        return y[..., :tokens.shape[1]].transpose(1, 2)\n"
                 "def train_step(model, opt, tokens, target):\n    loss = (model(tokens) - target).pow(2).mean()\n"
                 "    loss.backward()\n    opt.step()\n    return loss.detach()\n", torch_xla=True),
+        # an array drawn with NumPy (np.random.rand(8): a shape argument) used as values, not as a size
+        Example("import numpy as np\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    device = torch_xla.device()\n    for x, y in loader:\n        x = x.to(device)\n"
+                "        keep = np.random.rand(8) > 0.5\n"
+                "        loss = model(x * torch.from_numpy(keep).to(device)).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
     )
     INVALID = (
         Example("import random\nimport torch\nimport torch.nn.functional as F\nimport torch_xla\n"
@@ -538,6 +543,42 @@ class TorchStepVaryingPythonInt(ModuleRule):
                             'the loop) is a slice bound of a torch tensor: torch_xla bakes it into the graph and '
                             'compiles a new one for each value; use a fixed size (pad) or a device-side index'),
                 )),
+        # StyleGAN2's style mixing (pytorch/xla#1558): a crossover layer drawn from torch's CPU generator and read
+        # back through NumPy, handed with each latent to a helper that expands a multi-axis slice by it
+        Example("import torch\nimport torch_xla\ndef styles_to_tensor(styles):\n"
+                "    return torch.cat([t[:, None, :].expand(-1, n, -1) for t, n in styles], dim=1)\n"
+                "def train(mapping, gen, loader, opt, layers):\n    device = torch_xla.device()\n"
+                "    for z1, z2 in loader:\n        z1, z2 = z1.to(device), z2.to(device)\n"
+                "        tt = int(torch.rand(()).numpy() * layers)\n"
+                "        styles = [(mapping(z1), tt), (mapping(z2), layers - tt)]\n"
+                "        loss = gen(styles_to_tensor(styles)).mean()\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (4, 23, 'a Python int that changes every step sets a size of `tensor.expand`: torch_xla compiles '
+                            'a new graph for each value; use a fixed size (pad, a few buckets) or keep the value on '
+                            'the device'),
+                )),
+        # a length drawn with random.random() (any draw of one number, xlacheck/data/random_draws.json) truncating
+        # the batch: a new slice bound at every step
+        Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    device = torch_xla.device()\n    for x, y in loader:\n        x = x.to(device)\n"
+                "        n = int(random.random() * 8) + 1\n        loss = model(x[:, :n]).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (9, 22, 'a Python int that changes every step is a slice bound of a torch tensor: torch_xla '
+                            'bakes it into the graph and compiles a new one for each value; use a fixed size (pad) '
+                            'or a device-side index'),
+                )),
+        # a block applied a random number of times (stochastic depth): the loop over module calls is unrolled
+        Example("import random\nimport torch\nimport torch_xla\ndef train(model, encoder, loader, opt):\n"
+                "    device = torch_xla.device()\n    for x, y in loader:\n        h = model(x.to(device))\n"
+                "        for _ in range(random.randint(1, 4)):\n            h = encoder(h)\n"
+                "        loss = h.sum()\n        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (8, 9, 'a Python int that changes every step sets the trip count of a Python loop over torch ops: '
+                           'torch_xla unrolls the loop into the graph and compiles a new one for each count; loop a '
+                           'fixed number of times (pad, mask the extra steps)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -566,7 +607,7 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 continue  # (torch.compile: dynamo makes a changing int dynamic after one more compile; an index
                 #           into a tensor was not measured there and stays reported, and so does a slice bound
                 #           that is the compiled function's own int argument: measured, one compile per value)
-            if isinstance(node, ast.Subscript) and (torch.tensor(node.value) or _multi_axis_of_batch(node, torch)) \
+            if isinstance(node, ast.Subscript) and (torch.tensor(node.value) or multi_axis_of_batch(node, torch)) \
                     and not torch.of(node.value) & CPU:
                 parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 for p in parts:
