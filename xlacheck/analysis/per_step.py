@@ -154,7 +154,8 @@ def per_batch(index: ModuleIndex, call: ast.Call) -> bool:
         callee = site.func.attr if isinstance(site.func, ast.Attribute) else getattr(site.func, "id", None)
         if callee == func.name and index.loops_around(site):
             return True
-        handed = any(isinstance(a, (ast.Name, ast.Attribute)) and (getattr(a, "id", None) or getattr(a, "attr", None)) == func.name
+        handed = any(isinstance(a, (ast.Name, ast.Attribute))
+                     and (getattr(a, "id", None) or getattr(a, "attr", None)) == func.name
                      for a in [*site.args, *(k.value for k in site.keywords)])
         if handed and callee in ("map", "DataLoader", "from_generator"):
             return True
@@ -206,10 +207,10 @@ def _repeat_site(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDe
 def runs_step_fixed_times(index: ModuleIndex, call: ast.Call,
                           func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """``call`` runs inside ``func`` (or a function nested in it) only in ``for _ in range(<literal>)``
-    loops of its own scope (a fixed amount of work per call of ``func``), ``func`` is no set-up function, and this file does not call it only outside
-    loops: ``func`` is a computation its callers repeat (an optimization run per hyper-parameter, a
-    solve per outer iteration), not a driver over data, whose loop would walk the data or a step
-    count it is given (jax#4572). XLA404 reads the same evidence for a ``jax.jit`` made per call."""
+    loops of its own scope (a fixed amount of work per call of ``func``), ``func`` is no set-up function,
+    and this file does not call it only outside loops: ``func`` is a computation its callers repeat (an
+    optimization run per hyper-parameter, a solve per outer iteration), not a driver over data, whose
+    loop would walk the data or a step count it is given (jax#4572). XLA404 reads the same evidence for a ``jax.jit`` made per call."""
     loops = python_loops_around(index, call)
     return bool(loops) and all(literal_range(loop) for loop in loops) and func.name not in ONCE_FUNCTIONS \
         and not func.name.startswith("test") and not called_only_outside_loops(index, func)

@@ -469,9 +469,11 @@ class ScopeTree:
             if bound is not None:
                 return bound if _is_literal(bound) else None
             return self._init_default(node)
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-            cls = next((a for a in self.ancestors(node) if isinstance(a, ast.ClassDef)), None)
-            if cls is None:
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            method = next((a for a in self.ancestors(node) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))
+                           and isinstance(self.parent(a), ast.ClassDef)), None)
+            cls = self.parent(method) if method is not None else None
+            if not isinstance(cls, ast.ClassDef) or node.value.id != _receiver(method):
                 return None
             stores = self.self_assignments(cls).get(node.attr, [])
             if len(stores) != 1 or stores[0][0].name != "__init__" or stores[0][1] is None:
@@ -489,13 +491,14 @@ class ScopeTree:
             for method in cls.body:
                 if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     continue
+                receiver = _receiver(method)
                 for n in ast.walk(method):
                     targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
                         n, (ast.AugAssign, ast.AnnAssign)) else []
                     for t in targets:
                         for sub in ast.walk(t):
                             if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) \
-                                    and sub.value.id == "self" and isinstance(sub.ctx, ast.Store):
+                                    and sub.value.id == receiver and isinstance(sub.ctx, ast.Store):
                                 value = n.value if sub is t else None  # type: ignore[attr-defined]
                                 found.setdefault(sub.attr, []).append((method, value))
             return found
@@ -550,3 +553,12 @@ class ScopeTree:
 def _is_literal(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) or isinstance(node, ast.Tuple) and all(
         isinstance(e, ast.Constant) for e in node.elts)
+
+
+def _receiver(method: ast.FunctionDef | ast.AsyncFunctionDef | None) -> str | None:
+    """The name a method's first parameter gives the object (``self`` by convention, any name to Python);
+    None for a static method or one without parameters."""
+    if method is None or any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in method.decorator_list):
+        return None
+    params = method.args.posonlyargs + method.args.args
+    return params[0].arg if params else None

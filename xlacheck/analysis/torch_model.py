@@ -3978,7 +3978,8 @@ def _built_from_sizes(e: ast.Call, size: Callable[[ast.expr], bool]) -> bool:
 
 def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
     """What iterating a value (or unpacking it) gives."""
-    if isinstance(value, (ast.List, ast.Tuple)) and value.elts and not any(isinstance(x, ast.Starred) for x in value.elts):
+    if isinstance(value, (ast.List, ast.Tuple)) and value.elts \
+            and not any(isinstance(x, ast.Starred) for x in value.elts):
         items = [w.b.out.of(x) for x in value.elts]
         if all(f & TENSOR for f in items):
             return TENSOR | (CPU if all(f & CPU for f in items) else 0)  # for l in (loss_a, loss_b): a tensor each

@@ -1350,12 +1350,12 @@ class TorchHostSyncInStep(ModuleRule):
                 "            history.append((name, part.item()))\n        torch_xla.sync()\n",
                 fixed="import torch\nimport torch.nn.functional as F\nimport torch_xla\n"
                       "import torch_xla.core.xla_model as xm\n"
-                      "def train(model, loader, opt, history):\n    device = torch_xla.device()\n    for x, y in loader:\n"
-                      "        x, y = x.to(device), y.to(device)\n        out = model(x)\n"
+                      "def train(model, loader, opt, history):\n    device = torch_xla.device()\n"
+                      "    for x, y in loader:\n        x, y = x.to(device), y.to(device)\n        out = model(x)\n"
                       "        ce, reg = F.cross_entropy(out, y), out.pow(2).mean()\n        (ce + reg).backward()\n"
                       "        opt.step()\n        for name, part in zip(('ce', 'reg'), (ce, reg)):\n"
-                      "            xm.add_step_closure(lambda history, name, part: history.append((name, part.item())), "
-                      "args=(history, name, part))\n        torch_xla.sync()\n",
+                      "            xm.add_step_closure(lambda history, name, part: "
+                      "history.append((name, part.item())), args=(history, name, part))\n        torch_xla.sync()\n",
                 expected=(
                     (13, 35, "`.item()` reads a torch tensor on the host inside a torch_xla step (a loop that calls "
                              "torch_xla.sync): the pending graph runs and is cut here; keep the value on the device "

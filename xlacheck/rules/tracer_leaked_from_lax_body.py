@@ -182,10 +182,10 @@ class TracerLeakedFromLaxBody(Rule):
                 if read is None:
                     continue
                 ctx.report(self, node,
-                           f"`{shown}` is set inside `{body.name}`, which jax.jit traces ({ctx.function.why}), and read "
-                           f"by `{name}` (line {read.lineno}), which runs outside that trace: the value stored there "
-                           "is a tracer of the jitted call, gone once it returns (UnexpectedTracerError); return it "
-                           "from the jitted function instead")
+                           f"`{shown}` is set inside `{body.name}`, which jax.jit traces ({ctx.function.why}), "
+                           f"and read by `{name}` (line {read.lineno}), which runs outside that trace: the value "
+                           "stored there is a tracer of the jitted call, gone once it returns (UnexpectedTracerError); "
+                           "return it from the jitted function instead")
                 return
 
 
