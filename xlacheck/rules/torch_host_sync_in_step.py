@@ -538,6 +538,18 @@ def _renders_pixels(node: ast.AST, stmt: ast.stmt, resolve: Callable[[ast.expr],
     return False
 
 
+# Writers of image files that take a tensor and copy it to the CPU themselves (torchvision's save_image
+# calls `.to("cpu", torch.uint8)` on its grid): what they are given is the program's output, a sample image
+_IMAGE_WRITERS = frozenset({"torchvision.utils.save_image"})
+
+
+def _written_as_image(node: ast.AST, stmt: ast.stmt, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """The statement hands what ``node`` reads to an image writer as the image (``save_image(x.cpu(), path)``,
+    transfusion-pytorch's sample grids): like :func:`_renders_pixels`, a finished output, not a step's value."""
+    return any(isinstance(call, ast.Call) and call.args and resolve(call.func) in _IMAGE_WRITERS
+               and any(n is node for n in ast.walk(call.args[0])) for call in ast.walk(stmt))
+
+
 def _names_scheduler(recv: ast.expr) -> bool:
     """``recv``'s own name says learning-rate scheduler (``scheduler``, ``self.lr_scheduler``, ``sched``)."""
     name = recv.id if isinstance(recv, ast.Name) else recv.attr if isinstance(recv, ast.Attribute) else ""
@@ -978,6 +990,13 @@ class TorchHostSyncInStep(ModuleRule):
                 "def train(model, loader, opt):\n    for x in loader:\n        model(x).sum().backward()\n"
                 "        opt.step()\n",
                 torch_xla=True),
+        # a sample image handed to torchvision's save_image (which copies it to the CPU itself): the program's
+        # output, as a finished image turned into pixels is (_written_as_image; transfusion-pytorch's samples)
+        Example("import torch\nimport torch_xla\nfrom torchvision.utils import save_image\n\n"
+                "def train(model, loader, opt, sample):\n    for step, x in enumerate(loader):\n"
+                "        loss = model(x).mean()\n        loss.backward()\n        opt.step()\n"
+                "        save_image(sample(model).detach().cpu(), f'{step}.png')\n        torch_xla.sync()\n",
+                torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -1390,13 +1409,15 @@ class TorchHostSyncInStep(ModuleRule):
         # every step
         # (nor on an error path: the message of a `raise` or of an `assert` is built only when it fails)
         # (nor in a block that ends the run: a check that fired, printing its values before exit(1))
-        # (nor the read of a finished image, converted to 8-bit pixels in the same statement: _renders_pixels)
+        # (nor the read of a finished image, converted to 8-bit pixels in the same statement: _renders_pixels,
+        # or handed to an image writer: _written_as_image)
         # (those are set aside, shown with --show-set-aside: SetAsideReason.ONCE_PER_RUN)
         once = once_per_run(ctx.tree, ctx.facts.aliases.resolve, torch)
         found = sorted(((node, what, stmt) for node, what, stmt in found
                         if stmt is None or id(stmt) not in torch.periodic and id(stmt) not in torch.setup
                         and not _error_message(node, stmt)
-                        and not _renders_pixels(node, stmt, ctx.facts.aliases.resolve)),
+                        and not _renders_pixels(node, stmt, ctx.facts.aliases.resolve)
+                        and not _written_as_image(node, stmt, ctx.facts.aliases.resolve)),
                        key=lambda f: (getattr(f[0], "lineno", 0), getattr(f[0], "col_offset", 0)))
         by_stmt: dict[int, list[ast.AST]] = {}
         for node, _, stmt in found:
