@@ -54,12 +54,9 @@ def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: Fun
             return "computed by a JAX op"
         if isinstance(expr, ast.Name) and flags & PARAM and (found := _proven_name(expr.id, info, facts, 0, expr)):
             return found
-    # arithmetic with a proven tracer is one (`theta * 2.0`, `-x`, `a + b`): JAX arrays define the operators
-    if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.Mod):
-        sides = [proven_tracer(side, flags_of, info, facts, _depth + 1, _assumed) for side in (expr.left, expr.right)]
+    if operands := _arithmetic_operands(expr):
+        sides = [proven_tracer(side, flags_of, info, facts, _depth + 1, _assumed) for side in operands]
         return next((found for found in sides if found), next((found for found in sides if found is not None), None))
-    if isinstance(expr, ast.UnaryOp) and not isinstance(expr.op, ast.Not):
-        return proven_tracer(expr.operand, flags_of, info, facts, _depth + 1, _assumed)
     if isinstance(expr, ast.Name):
         return _proven_local(expr.id, flags_of, info, facts, _depth, _assumed)
     # a leaf jax.tree.map hands its function (an array, whatever the value model knows), or an element of one
@@ -255,11 +252,17 @@ def _tracer_argument(arg: ast.expr, caller: FunctionInfo, facts: ModuleFacts, as
                                     for v in values)
     if isinstance(arg, ast.Subscript) and isinstance(arg.ctx, ast.Load):
         return _tracer_argument(arg.value, caller, facts, assigned, depth, steps + 1)
-    if isinstance(arg, ast.BinOp) and not isinstance(arg.op, ast.Mod):
-        return any(_tracer_argument(side, caller, facts, assigned, depth, steps + 1) for side in (arg.left, arg.right))
-    if isinstance(arg, ast.UnaryOp) and not isinstance(arg.op, ast.Not):
-        return _tracer_argument(arg.operand, caller, facts, assigned, depth, steps + 1)
-    return False
+    return any(_tracer_argument(side, caller, facts, assigned, depth, steps + 1) for side in _arithmetic_operands(arg))
+
+
+def _arithmetic_operands(e: ast.expr) -> tuple[ast.expr, ...]:
+    """The operands of Python arithmetic whose result is a tracer when one of them is (`theta * 2.0`, `-x`,
+    `a + b`: JAX arrays define the operators; `%` and `not` are left out); empty for anything else."""
+    if isinstance(e, ast.BinOp) and not isinstance(e.op, ast.Mod):
+        return e.left, e.right
+    if isinstance(e, ast.UnaryOp) and not isinstance(e.op, ast.Not):
+        return (e.operand,)
+    return ()
 
 
 def jax_op_functions(functions: list[FunctionInfo], aliases: AliasTable) -> frozenset[str]:

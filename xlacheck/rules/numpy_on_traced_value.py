@@ -47,15 +47,9 @@ def _indexed(node: ast.Subscript, ctx: RuleContext) -> str | None:
     """``table[ids]`` where ``table`` is evidently a NumPy array (analysis.host_arrays: an ``np.*``
     result here, a module constant, a helper's result, an attribute filled from NumPy) and ``ids`` a
     proven tracer: NumPy indexing converts the index."""
-    if not isinstance(node.ctx, ast.Load):
+    if not isinstance(node.ctx, ast.Load) or (evidence := _traced_index(node, ctx)) is None:
         return None
-    evidence = next((found for b in index_values(node)
-                     if (found := proven_tracer(b, ctx.flags, ctx.function, ctx.facts)) is not None), None)
-    if evidence is None:
-        return None
-    cls = ctx.function.cls.node if ctx.function.cls is not None else None
-    source = ctx.host_arrays.source(node.value, ctx.function.node, cls)
-    if source is None:
+    if (source := _numpy_source(node.value, ctx)) is None:
         return None
     return (f"NumPy array from {source} indexed with a traced array ({evidence}) under jax.jit "
             f"({ctx.function.why}): NumPy converts the index (TracerArrayConversionError); build the array with "
@@ -69,6 +63,17 @@ def _traced(value: ast.expr, ctx: RuleContext) -> str | None:
     return proven_symbolic(ctx.flags(value), ctx.function)
 
 
+def _traced_index(node: ast.Subscript, ctx: RuleContext) -> str | None:
+    """How one of the index values of ``node`` (tuple elements, slice bounds) is proven traced, or None."""
+    return next((found for b in index_values(node) if (found := _traced(b, ctx)) is not None), None)
+
+
+def _numpy_source(expr: ast.expr, ctx: RuleContext) -> str | None:
+    """The NumPy call that evidently built ``expr``, read in the current function (analysis.host_arrays)."""
+    cls = ctx.function.cls.node if ctx.function.cls is not None else None
+    return ctx.host_arrays.source(expr, ctx.function.node, cls)
+
+
 _VALUE_STORES = ("[:]=array", "[:]=scalar", "[0]=row", "[0,0]=scalar")
 
 
@@ -79,21 +84,17 @@ def _stored(node: ast.Assign | ast.AugAssign, ctx: RuleContext) -> str | None:
     errors = api_table.numpy_store_errors(jax)
     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
     for target in targets:
-        if not isinstance(target, ast.Subscript):
+        # (the array first: most stores in compiled code go into lists, dicts and tensors' Python containers)
+        if not isinstance(target, ast.Subscript) or (source := _numpy_source(target.value, ctx)) is None:
             continue
         # the value's rank is not known here: every measured store of a value must fail
         forms = ("[:]+=array",) if isinstance(node, ast.AugAssign) else _VALUE_STORES
         what = None
         if all(f in errors for f in forms) and (evidence := _traced(node.value, ctx)) is not None:
             what, error = f"a traced value ({evidence}) stored into", " or ".join(sorted({errors[f] for f in forms}))
-        elif "[i]=constant" in errors and (evidence := next(
-                (found for b in index_values(target) if (found := _traced(b, ctx)) is not None), None)) is not None:
+        elif "[i]=constant" in errors and (evidence := _traced_index(target, ctx)) is not None:
             what, error = f"a store at a traced index ({evidence}) into", errors["[i]=constant"]
         if what is None:
-            continue
-        cls = ctx.function.cls.node if ctx.function.cls is not None else None
-        source = ctx.host_arrays.source(target.value, ctx.function.node, cls)
-        if source is None:
             continue
         if jax:
             return (f"{what} a NumPy array from {source} under jax.jit ({ctx.function.why}): NumPy converts the "
