@@ -23,10 +23,15 @@ from typing import Any
 # np.random.RandomState, np.random.default_rng).
 NUMPY_FORMS = ("array", "array,array", "[array,array]", "array,-1", "seed")
 
-# NumPy with its linalg, fft and random modules, and SciPy's modules that numerical code calls
+# NumPy with its linalg, fft, random and testing modules, and SciPy's modules that numerical code calls
 # (linalg solves, special functions, signal windows and filters, ndimage).
-NUMPY_NAMESPACES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.random", "scipy.linalg", "scipy.special",
-                    "scipy.signal", "scipy.ndimage")
+NUMPY_NAMESPACES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.random", "numpy.testing", "scipy.linalg",
+                    "scipy.special", "scipy.signal", "scipy.ndimage")
+
+# Namespaces probed only for the names with one of these prefixes: numpy.testing's assertions
+# (np.testing.assert_allclose on a tracer in a jitted step); its runners (run_module_suite, rundocs,
+# measure) execute code and are never called.
+NUMPY_NAMESPACE_PREFIXES = {"numpy.testing": ("assert_",)}
 
 # Classes the probe calls: NumPy's random generators, seeded with a traced value in model code.
 NUMPY_CLASSES = frozenset({"np.random.RandomState", "np.random.Generator"})
@@ -155,6 +160,8 @@ def numpy_callables(np: Any, only: list[str] | None) -> list[tuple[str, Any]]:
             if only is not None and name not in only:
                 continue
             if attr.startswith("_") or not callable(fn) or attr in NUMPY_SKIP or isinstance(fn, type(np)):
+                continue
+            if module_name in NUMPY_NAMESPACE_PREFIXES and not attr.startswith(NUMPY_NAMESPACE_PREFIXES[module_name]):
                 continue
             if isinstance(fn, type) and name not in NUMPY_CLASSES:
                 continue

@@ -27,7 +27,10 @@ Per function (``by`` says how each fact was decided):
 * ``static_args``: integer arguments that must be concrete: the call compiles with the argument
   closed over as a Python int, and fails once it is passed as a traced array; optional integer,
   axis and shape parameters (``jnp.squeeze``'s ``axis``, ``jnp.fft.rfft``'s ``n``) are probed the
-  same way, one at a time on top of the probing call.
+  same way, one at a time on top of the probing call. ``static_errors``: ``{argument: error class}``,
+  what tracing raised once it was traced (``ConcretizationTypeError`` for ``jnp.zeros``'s ``shape``;
+  ``ValueError``, an unhashable static argument, for functions jitted with ``static_argnames`` such
+  as ``jax.scipy.linalg.hilbert``'s ``n``).
 
 * ``static_unless``: ``{argument: [other, ...]}``: a static argument that compiles traced once the
   optional integer parameter ``other`` is passed (``jnp.repeat``'s ``repeats`` with
@@ -213,6 +216,19 @@ def probe_arguments(name: str, jnp: Any) -> dict[str, Any] | None:
         "jax.random.wrap_key_data": {"key_bits_array": jnp.zeros((2,), jnp.uint32)},
         "jax.random.PRNGKey": {"seed": 0},
         "jax.random.key": {"seed": 0},
+        # jax.scipy / jax.image (lead30): positive arguments where the domain needs them, factor pairs
+        # as their solvers take them, an image's target shape
+        "jax.scipy.special.multigammaln": {"a": array + 2.0, "d": 2},
+        "jax.scipy.special.bessel_jn": {"z": vector, "v": 2},
+        "jax.scipy.special.sph_harm_y": {"n": ids[:2], "m": ids[:2] % 2, "theta": vector[:2], "phi": vector[:2]},
+        "jax.scipy.linalg.cho_solve": {"c_and_lower": (jnp.eye(2), True), "b": array},
+        "jax.scipy.linalg.lu_solve": {"lu_and_piv": (jnp.eye(2), jnp.arange(2, dtype=jnp.int32)), "b": array},
+        "jax.scipy.linalg.eigh_tridiagonal": {"d": vector, "e": vector[:3]},
+        "jax.scipy.linalg.leslie": {"f": vector, "s": vector[:3]},
+        "jax.scipy.linalg.funm": {"A": array, "func": jnp.exp},
+        "jax.image.resize": {"image": array, "shape": (4, 4), "method": "linear"},
+        "jax.image.scale_and_translate": {"image": array, "shape": (4, 4), "spatial_dims": (0, 1),
+                                          "scale": jnp.ones(2), "translation": jnp.zeros(2), "method": "linear"},
     }
     return table.get(name)
 
@@ -429,6 +445,7 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
                 entry["holds_with"] = holds_with
         return entry
     static_args = []
+    static_errors: dict[str, str] = {}
     for key, value in statics.items():
         if isinstance(value, bool) or not isinstance(value, (int, tuple)) or key == "dtype":
             continue
@@ -438,8 +455,10 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
         except (TypeError, ValueError):  # a structure no array can hold (dimension numbers): not asked
             continue
         closed = {k: v for k, v in statics.items() if k != key}
-        if run(traced, closed) is not None:
+        failed = run(traced, closed)
+        if failed is not None:
             static_args.append(key)
+            static_errors[key] = failed
     # optional integer/axis/shape parameters the probing call left out (jnp.squeeze's axis,
     # jnp.fft.rfft's n): static when the call compiles with the value closed over and fails
     # once it is traced
@@ -451,11 +470,14 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
         value = synthetic(param, jnp)
         for inputs in (arrays, unit):
             if run(inputs, {**statics, param.name: value}) is None:
-                if run({**inputs, param.name: jnp.asarray(value)}, statics) is not None:
+                failed = run({**inputs, param.name: jnp.asarray(value)}, statics)
+                if failed is not None:
                     static_args.append(param.name)
+                    static_errors[param.name] = failed
                 break
     if static_args:
         entry["static_args"] = static_args
+        entry["static_errors"] = static_errors
         unless = static_unless(run, arrays, statics, static_args, optional, jnp)
         if unless:
             entry["static_unless"] = unless
@@ -567,8 +589,15 @@ def positional_params(fn: Any) -> list[str] | None:
 
 def modules(jax: Any, jnp: Any) -> dict[str, Any]:
     """The probed namespaces, by the prefix of their entries' names."""
+    import jax.image
+    import jax.scipy.linalg
+    import jax.scipy.signal
+    import jax.scipy.special
+
     return {"jax.numpy": jnp, "jax.lax": jax.lax, "jax.numpy.fft": jnp.fft, "jax.numpy.linalg": jnp.linalg,
-            "jax.random": jax.random, "jax.nn": jax.nn, "jax.ops": jax.ops, "jax.dtypes": jax.dtypes}
+            "jax.random": jax.random, "jax.nn": jax.nn, "jax.ops": jax.ops, "jax.dtypes": jax.dtypes,
+            "jax.scipy.special": jax.scipy.special, "jax.scipy.linalg": jax.scipy.linalg,
+            "jax.scipy.signal": jax.scipy.signal, "jax.image": jax.image}
 
 
 def resolve(name: str, jax: Any, jnp: Any) -> Any:

@@ -95,6 +95,9 @@ class ApiFact:
     # JAX: optional array arguments under which the data-dependent verdict was measured to hold (bincount's weights)
     holds_with: tuple[str, ...] = ()
     jit_error: str | None = None  # JAX: the error class jax.jit raised on the probing call
+    # JAX: (argument, error class) for each static argument, what tracing raised once it was traced
+    # (ValueError for functions jitted with static_argnames: jax.scipy.linalg.hilbert's `n`)
+    static_errors: tuple[tuple[str, str], ...] = ()
     # "unary"/"binary": TensorFlow dispatches it elementwise (a ragged input gives a ragged result)
     elementwise: str | None = None
     # seeded random APIs: (variant, "matches"/"differs"), variants "default", "constant_seed",
@@ -337,7 +340,8 @@ def _jax_entries() -> dict[str, dict[str, Any]]:
                                                  and entry.get("sized_by")):
             converted["dynamic_shape"] = True
             converted["data_dependent_shape"] = True
-        for key in ("params", "called_with", "sized_by", "lifted_by", "shape_args", "holds_with", "jit_error"):
+        for key in ("params", "called_with", "sized_by", "lifted_by", "shape_args", "holds_with", "jit_error",
+                    "static_errors"):
             if key in entry:
                 converted[key] = entry[key]
         entries[name] = converted
@@ -395,6 +399,7 @@ def lookup(name: str) -> ApiFact | None:
         shape_args=tuple(entry.get("shape_args", ())),
         holds_with=tuple(entry.get("holds_with", ())),
         jit_error=entry.get("jit_error"),
+        static_errors=tuple(sorted(entry.get("static_errors", {}).items())),
         elementwise=entry.get("elementwise"),
         xla_values=tuple(sorted(entry.get("xla_values", {}).items())),
         grad_conditions=tuple((c["argument"], c["value"], bool(c["grad_xla"]), tuple(c.get("grad_unsupported", ())))

@@ -344,3 +344,34 @@ def test_numpy_table_bound_elsewhere_indexed_by_tracer_flagged_iff_it_fails(body
             namespace["f"](ids)
     else:
         namespace["f"](ids)
+
+
+
+@pytest.mark.parametrize(("call", "static_call", "args"), [
+    # jax.scipy / jax.image rows of xlacheck/data/jax_api.json (static_args and static_errors measured by
+    # tools/generate_jax_api_table.py)
+    ("multigammaln(a, d)", "multigammaln(a, 3)", "a + 2.0, 3"),
+    ("jax.image.resize(a, (d, d), 'linear')", "jax.image.resize(a, (4, 4), 'linear')", "a, 4"),
+    ("jax.scipy.linalg.hilbert(d) @ jnp.ones(3)", "jax.scipy.linalg.hilbert(3) @ jnp.ones(3)", "a, 3"),
+    ("jax.scipy.special.bessel_jn(a, v=d)", "jax.scipy.special.bessel_jn(a, v=2)", "a, 2"),
+    ("jnp.fft.rfft(a, d)", "jnp.fft.rfft(a, 4)", "a, 4"),
+    ("jax.lax.top_k(a, d)", "jax.lax.top_k(a, 1)", "a, 1"),
+])
+def test_static_argument_flagged_iff_traced_with_the_error_tracing_raises(call: str, static_call: str, args: str):
+    """The message names the error class the table measured, and tracing raises exactly that class."""
+    head = ("import jax\nimport jax.image\nimport jax.numpy as jnp\nimport jax.scipy.linalg\n"
+            "import jax.scipy.special\nfrom jax.scipy.special import multigammaln\n@jax.jit\n")
+    a = jax.numpy.array([[0.5, 1.0], [1.5, 2.0]])
+    for src, flagged in ((head + f"def f(a, d):\n    return {call}\n", True),
+                         (head + f"def f(a, _):\n    return {static_call}\n", False)):
+        found = [d.message for d in check_source(src, "case.py").diagnostics if d.code == "XLA207"]
+        assert bool(found) is flagged, src
+        namespace: dict = {}
+        exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+        values = eval(args, {"a": a})  # noqa: S307 - our own literal
+        if not flagged:
+            namespace["f"](*values)
+            continue
+        with pytest.raises(Exception) as raised:  # noqa: PT011 - the class is what is checked
+            namespace["f"](*values)
+        assert f"({type(raised.value).__name__})" in found[0], (found[0], raised.value)

@@ -183,7 +183,9 @@ def test_tf_table_name_flagged_iff_tracing_raises(name: str):
     namespace = _load(src)
     x, n = tf.ones((2, 2)), tf.constant(0)
     if flagged:
-        with pytest.raises(NotImplementedError, match="symbolic"):
+        # the generator's verdict: NotImplementedError ("Cannot convert a symbolic tf.Tensor"), or another
+        # error that names the symbolic tensor (int() of one: scipy.signal.besselap's order)
+        with pytest.raises((NotImplementedError, TypeError), match="[Ss]ymbolic"):
             namespace["f"](x, n)
     else:
         try:

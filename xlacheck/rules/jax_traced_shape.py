@@ -24,6 +24,15 @@ def _error(name: str) -> str:
     return fact.jit_error if fact is not None and fact.jit_error else "ConcretizationTypeError"
 
 
+def _static_error(name: str, keyword: str) -> str:
+    """The error class tracing raised once the table's probe passed ``keyword`` traced (ValueError, an
+    unhashable static argument, for jax.scipy.linalg.hilbert's `n`), ConcretizationTypeError where
+    not measured."""
+    fact = api_table.fact_for(name)
+    return dict(fact.static_errors).get(keyword, "ConcretizationTypeError") if fact is not None \
+        else "ConcretizationTypeError"
+
+
 def _remedy(name: str) -> str:
     """What makes a data-dependent call that no argument sizes compile: the boolean options the table
     measured lifting it (jnp.delete's `assume_unique_indices=True`), else a mask."""
@@ -332,7 +341,7 @@ class JaxTracedShape(Rule):
                 "    return jnp.abs(jnp.fft.rfft(signal, n=n_fft))\n",
                 expected=(
                     (5, 20, '`n` of jnp.fft.rfft is a traced value under jax.jit: shapes must be static '
-                            '(ConcretizationTypeError); use a static bound or static_argnums'),
+                            '(TracerIntegerConversionError); use a static bound or static_argnums'),
                 )),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(emb, d):\n"
                 "    return jnp.repeat(emb, d, axis=0)\n",
@@ -351,7 +360,7 @@ class JaxTracedShape(Rule):
                 "    k = jnp.ceil(jnp.sum(valid) * 0.5).astype(jnp.int32)\n    return lax.top_k(loss, k)[0]\n",
                 expected=(
                     (7, 12, '`k` of jax.lax.top_k is a traced value under jax.jit: shapes must be static '
-                            '(ConcretizationTypeError); use a static bound or static_argnums'),
+                            '(TracerBoolConversionError); use a static bound or static_argnums'),
                 )),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, valid):\n"
                 "    rows, cols = jnp.where(x == 0)\n    return x.at[~valid].set(0.0), jnp.squeeze(x, valid.ndim)\n",
@@ -364,7 +373,7 @@ class JaxTracedShape(Rule):
         Example("import jax\n@jax.jit\ndef f(tokens, n_heads):\n    return tokens.reshape(n_heads, -1).sum(0)\n",
                 expected=(
                     (4, 12, '`shape` of .reshape() (jnp.reshape) is a traced value under jax.jit: shapes must be '
-                            'static (ConcretizationTypeError); use a static bound or static_argnums'),
+                            'static (TypeError); use a static bound or static_argnums'),
                 )),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(features, channel_axis):\n"
                 "    return jnp.squeeze(features, channel_axis)\n",
@@ -465,7 +474,7 @@ class JaxTracedShape(Rule):
         for keyword, arg in static_arguments(name, node):  # the JAX API table's static_args
             if _traced(ctx.flags(arg)):
                 ctx.report(self, node, f"`{keyword}` of {name} is a traced value under jax.jit: shapes must be static "
-                                       "(ConcretizationTypeError); use a static bound or static_argnums")
+                                       f"({_static_error(name, keyword)}); use a static bound or static_argnums")
                 return
 
     def _method(self, node: ast.Call, ctx: RuleContext) -> None:
@@ -495,8 +504,8 @@ class JaxTracedShape(Rule):
             parts = arg.elts if packed and arg is args[0] and isinstance(arg, ast.Tuple) else [arg]
             if arg is not f.value and any(_traced(ctx.flags(a)) for a in parts):
                 ctx.report(self, node, f"`{keyword}` of .{f.attr}() (jnp.{f.attr}) is a traced value under jax.jit: "
-                                       "shapes must be static (ConcretizationTypeError); use a static bound or "
-                                       "static_argnums")
+                                       f"shapes must be static ({_static_error(name, keyword)}); use a static "
+                                       "bound or static_argnums")
                 return
 
     def _subscript(self, node: ast.Subscript, ctx: RuleContext) -> None:

@@ -33,14 +33,22 @@ def numpy_on_traced_value(node: ast.AST, ctx: RuleContext) -> str | None:
                 if (evidence := proven_symbolic(ctx.flags(value), ctx.function)) is not None:
                     return (f"{name} on a symbolic tensor ({evidence}) in a graph ({ctx.function.why}): it needs "
                             "concrete values and raises 'Cannot convert a symbolic tf.Tensor to a numpy array' "
-                            "(measured); use the tf.* op")
+                            f"(measured); {_remedy(name, 'tf.debugging.assert_* op', 'tf.* op')}")
                 continue
             evidence = proven_tracer(value, ctx.flags, ctx.function, ctx.facts)
             if evidence is not None:
                 return (f"{name} on a traced array ({evidence}) under jax.jit ({ctx.function.why}): it needs "
-                        "concrete values and raises a tracer conversion error (measured); use the jnp.* / "
-                        "jax.scipy op")
+                        "concrete values and raises a tracer conversion error (measured); "
+                        f"{_remedy(name, 'jax.experimental.checkify check', 'jnp.* / jax.scipy op')}")
     return None
+
+
+def _remedy(name: str, check: str, op: str) -> str:
+    """What to use instead: a NumPy test assertion checks concrete values, so it moves out of the
+    compiled function (or becomes the framework's own check); any other function has a framework op."""
+    if name.startswith("np.testing."):
+        return f"assert on the returned value outside the compiled function, or use a {check}"
+    return f"use the {op}"
 
 
 def _indexed(node: ast.Subscript, ctx: RuleContext) -> str | None:
