@@ -226,6 +226,7 @@ def probe_arguments(name: str, jnp: Any) -> dict[str, Any] | None:
         "jax.scipy.linalg.eigh_tridiagonal": {"d": vector, "e": vector[:3]},
         "jax.scipy.linalg.leslie": {"f": vector, "s": vector[:3]},
         "jax.scipy.linalg.funm": {"A": array, "func": jnp.exp},
+        "jax.scipy.ndimage.map_coordinates": {"input": array, "coordinates": (vector[:2], vector[:2]), "order": 1},
         "jax.image.resize": {"image": array, "shape": (4, 4), "method": "linear"},
         "jax.image.scale_and_translate": {"image": array, "shape": (4, 4), "spatial_dims": (0, 1),
                                           "scale": jnp.ones(2), "translation": jnp.zeros(2), "method": "linear"},
@@ -590,14 +591,18 @@ def positional_params(fn: Any) -> list[str] | None:
 def modules(jax: Any, jnp: Any) -> dict[str, Any]:
     """The probed namespaces, by the prefix of their entries' names."""
     import jax.image
+    import jax.scipy.fft
+    import jax.scipy.integrate
     import jax.scipy.linalg
+    import jax.scipy.ndimage
     import jax.scipy.signal
     import jax.scipy.special
 
     return {"jax.numpy": jnp, "jax.lax": jax.lax, "jax.numpy.fft": jnp.fft, "jax.numpy.linalg": jnp.linalg,
             "jax.random": jax.random, "jax.nn": jax.nn, "jax.ops": jax.ops, "jax.dtypes": jax.dtypes,
             "jax.scipy.special": jax.scipy.special, "jax.scipy.linalg": jax.scipy.linalg,
-            "jax.scipy.signal": jax.scipy.signal, "jax.image": jax.image}
+            "jax.scipy.signal": jax.scipy.signal, "jax.image": jax.image, "jax.scipy.fft": jax.scipy.fft,
+            "jax.scipy.ndimage": jax.scipy.ndimage, "jax.scipy.integrate": jax.scipy.integrate}
 
 
 def resolve(name: str, jax: Any, jnp: Any) -> Any:

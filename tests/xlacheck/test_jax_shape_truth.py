@@ -356,11 +356,15 @@ def test_numpy_table_bound_elsewhere_indexed_by_tracer_flagged_iff_it_fails(body
     ("jax.scipy.special.bessel_jn(a, v=d)", "jax.scipy.special.bessel_jn(a, v=2)", "a, 2"),
     ("jnp.fft.rfft(a, d)", "jnp.fft.rfft(a, 4)", "a, 4"),
     ("jax.lax.top_k(a, d)", "jax.lax.top_k(a, 1)", "a, 1"),
+    ("jax.scipy.ndimage.map_coordinates(a, [a[0], a[1]], order=d)",
+     "jax.scipy.ndimage.map_coordinates(a, [a[0], a[1]], order=1)", "a, 1"),
+    ("jax.scipy.fft.dct(a, n=d)", "jax.scipy.fft.dct(a, n=4)", "a, 4"),
 ])
 def test_static_argument_flagged_iff_traced_with_the_error_tracing_raises(call: str, static_call: str, args: str):
     """The message names the error class the table measured, and tracing raises exactly that class."""
     head = ("import jax\nimport jax.image\nimport jax.numpy as jnp\nimport jax.scipy.linalg\n"
-            "import jax.scipy.special\nfrom jax.scipy.special import multigammaln\n@jax.jit\n")
+            "import jax.scipy.fft\nimport jax.scipy.ndimage\nimport jax.scipy.special\n"
+            "from jax.scipy.special import multigammaln\n@jax.jit\n")
     a = jax.numpy.array([[0.5, 1.0], [1.5, 2.0]])
     for src, flagged in ((head + f"def f(a, d):\n    return {call}\n", True),
                          (head + f"def f(a, _):\n    return {static_call}\n", False)):
