@@ -19,6 +19,7 @@ from xlacheck.analysis.compiled_exports import Imported
 from xlacheck.analysis.contexts import Certainty, FunctionInfo, Level, ModuleFacts, ProjectFact, analyze_module
 from xlacheck.analysis.flow import RuleCrash, walk_function
 from xlacheck.analysis.project import Summary, summarize
+from xlacheck.analysis.values import ValueEnv
 from xlacheck.diagnostics import Diagnostic, FileError, FileResult, SetAside, SetAsideReason
 from xlacheck.positions import diagnostics_in_characters
 from xlacheck.rules import ALL_RULES
@@ -264,6 +265,7 @@ def _check_tree(
         return [], []  # no tensorflow/jax/torch/keras import: nothing here can be compiled
     tables = _dispatch_tables(select, preview)
     envs: dict[int, dict[str, int]] = {}  # each walked function's final names, the closure of nested ones
+    walked: dict[int, ValueEnv] = {}  # each walked function's values (the dtypes of nested ones' closure)
     out: list[Diagnostic] = []
     aside: list[SetAside] = []
     # callers before callees (so callees know what they are passed), parents before nested functions
@@ -272,8 +274,9 @@ def _check_tree(
             continue
         dispatch = tables[info.level]
         outer = envs.get(id(info.parent)) if info.parent is not None else None
+        outer_values = walked.get(id(info.parent)) if info.parent is not None else None
         try:
-            ctx = walk_function(path, info, facts, dispatch, outer)
+            ctx = walk_function(path, info, facts, dispatch, outer, outer_values)
         except RecursionError:
             # an expression nested ~1000 deep (generated code, a sum of hundreds of terms): skip
             # this function, keep the rest, and say so in the run's errors
@@ -284,6 +287,7 @@ def _check_tree(
                                      "expression or exclude the file", line, getattr(info.node, "col_offset", 0)))
             continue
         envs[id(info)] = ctx.values.env
+        walked[id(info)] = ctx.values
         if uncompiled is not None and not jit_compiled and _assumed_compiled_tf(info, facts):
             # no compiled entry of the project reaches it: what fails only under XLA fails only if XLA ran
             # it; what fails in every graph still fails where Keras 2 fit or a plain tf.function traces it

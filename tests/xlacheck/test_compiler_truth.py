@@ -304,6 +304,11 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA309-invalid-21", "f", lambda: (_f(0.1, -0.2),), "fails"),
     # XLA206: a tf.while_loop body returning its grown loop variable by name (tfrecall29)
     ("XLA206-invalid-10", "f", lambda: (tf.ones([2, 3]),), "fails"),
+    # XLA331: a Python int before a float tensor in tf.maximum/tf.minimum; a float literal, the tensor first
+    ("XLA331-invalid-1", "f", lambda: (_f(1.0, -2.0),), "fails"),
+    ("XLA331-invalid-3", "f", lambda: (_f(1.0, -2.0),), "fails"),
+    ("XLA331-valid-1", "f", lambda: (_f(1.0, -2.0),), "compiles"),
+    ("XLA331-valid-2", "f", lambda: (_f(1.0, 2.0),), "compiles"),
 ]
 
 

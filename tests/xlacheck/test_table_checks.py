@@ -51,6 +51,7 @@ def _agrees(proc: subprocess.CompletedProcess[str]) -> None:
     ("generate_ragged_table.py", ()),  # every probe of a ragged tensor (82)
     ("generate_sparse_table.py", ()),  # every probe of a sparse tensor (107)
     ("generate_tf_branch_carry_table.py", ("--sample", "8")),  # branch/carry/variable shapes under XLA
+    ("generate_tf_dtype_table.py", ()),  # every row: dtype-keeping functions, a leading Python int (119)
 ])
 def test_tensorflow_tables_agree_with_tensorflow(tool: str, args: tuple[str, ...]) -> None:
     pytest.importorskip("tensorflow")

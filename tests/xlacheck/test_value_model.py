@@ -951,3 +951,38 @@ def test_a_self_attribute_assigned_once_from_module_names_carries_its_dtype() ->
     assert proven("tf.constant(2, tf.int8)") == "int8"
     assert proven("tf.Variable(v)") is None  # a name of __init__'s own
     assert proven("tf.Variable([0.0])", "    def g(self):\n        self.w = tf.constant([1])\n") is None
+
+
+# tfrecall30: dtypes from the measured tables (tools/generate_tf_dtype_table.py), `/` of a real float,
+# what every compiled caller passes a helper's parameter, and a closure's free variable
+def test_measured_unary_and_binary_functions_keep_a_real_float_dtype() -> None:
+    assert _dtypes("    v = tf.cast(x, tf.float16)\n    tf.abs(v)\n    tf.nn.relu(v)\n    tf.matmul(x, v)\n"
+                   "    tf.maximum(v, x)\n    v / 2.0\n    2 / v\n") == ["float16"] * 6
+    # not a real float: the measured fact is about float inputs; casts and two proven dtypes stay unknown
+    assert _dtypes("    i = tf.cast(x, tf.int32)\n    tf.abs(i)\n    i / 2\n"
+                   "    tf.matmul(tf.cast(x, tf.float32), tf.cast(x, tf.float64))\n") == [None, None, None]
+
+
+def test_a_helper_parameter_has_the_dtype_every_compiled_caller_passes() -> None:
+    helper = "def hinge(m):\n    return tf.maximum(0, 1 - m)\n"
+    both = TF + helper + ("@tf.function(jit_compile=True)\ndef f(x):\n"
+                          "    return hinge(tf.cast(x, tf.float32)) + hinge(tf.nn.relu(tf.cast(x, tf.float32)))\n")
+    assert codes(both) == [(3, "XLA331")]
+    # two callers disagree (an int32 tensor works): unproven
+    mixed = TF + helper + ("@tf.function(jit_compile=True)\ndef f(x):\n"
+                           "    return hinge(tf.cast(x, tf.float32)), hinge(tf.cast(x, tf.int32))\n")
+    assert codes(mixed) == []
+    # the helper rebinds its parameter: its own binding decides
+    rebound = TF + "def hinge(m):\n    m = tf.cast(m, tf.int32)\n    return tf.maximum(0, m)\n" + (
+        "@tf.function(jit_compile=True)\ndef f(x):\n    return hinge(tf.cast(x, tf.float32))\n")
+    assert codes(rebound) == []
+
+
+def test_a_free_variable_has_its_dtype_in_the_enclosing_function() -> None:
+    closure = TF + ("@tf.function(jit_compile=True)\ndef f(x):\n    v = tf.cast(x, tf.float32)\n"
+                    "    def g():\n        return tf.minimum(1, v)\n    return g()\n")
+    assert codes(closure) == [(6, "XLA331")]
+    # the nested function binds the name itself
+    own = TF + ("@tf.function(jit_compile=True)\ndef f(x):\n    v = tf.cast(x, tf.float32)\n"
+                "    def g():\n        v = tf.cast(x, tf.int32)\n        return tf.minimum(1, v)\n    return g()\n")
+    assert codes(own) == []

@@ -435,6 +435,9 @@ class ModuleFacts:
     # jax.jit entry handed on whole (analysis.truth.passed_whole_jit_argument), a leaf tracer when only
     # its truth is read
     jit_leaf_args: dict[int, dict[str, bool]] = field(default_factory=dict)
+    # the proven dtype of the arguments compiled callers pass, per callee and parameter name (None:
+    # unproven at one call, or two callers disagree; analysis.dtypes)
+    call_dtypes: dict[int, dict[str, str | None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}

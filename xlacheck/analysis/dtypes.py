@@ -17,15 +17,23 @@ Only proofs, never guesses from names: a dtype comes from
 * comparisons (``<``, ``==`` ... on a tensor; ``tf.equal``, ``tf.logical_and``, the API table's
   measured ``dtype: "bool"`` entries) and ``~``/``&``/``|``/``^`` of booleans: bool;
 * ops that keep their input's dtype (``tf.reshape``, ``tf.transpose``, ``tf.gather``, ``tf.boolean_mask`` ...,
+  and for a real float input the elementwise unary functions measured to keep it: ``tf.abs``,
+  ``tf.nn.relu``, ``tf.exp`` ..., ``keeps_real_float`` in ``xlacheck/data/tf_dtypes.json``, and the
+  real float dtype proven for either tensor of a function measured to take two of one dtype
+  (``tf.matmul``, ``tf.maximum``: ``same_dtype_binary``);
   subscripts, ``+ - * // % **`` with an operand of the same dtype, a literal that fits it or any
-  other tensor: TensorFlow's binary ops raise on operands of two dtypes; ``tf.complex`` of a proven part);
+  other tensor: TensorFlow's binary ops raise on operands of two dtypes; ``/`` the same for a real
+  float operand (``tf.truediv`` turns only integers into floats); ``tf.complex`` of a proven part);
 * a local name bound exactly once in the function (one plain assignment, no other binding of
   it anywhere in the function: a read sees that value or raises);
 * an attribute ``self.x`` of the function's class that the class assigns exactly once, a value
   that names nothing but imported modules (``self.w = tf.Variable([[0.0, 1.0]])``: float32);
 * a parameter that the function never rebinds, typed by its decorator's
   ``tf.function(input_signature=[tf.TensorSpec(shape, tf.int8), ...])`` (TensorFlow refuses a
-  call whose argument has another dtype).
+  call whose argument has another dtype), or else given the same proven dtype by every compiled
+  caller in the file (``ModuleFacts.call_dtypes``);
+* a free variable of a nested function that it never binds: its dtype in the enclosing function
+  where the nested one is defined (``def grad(dy)`` inside a ``tf.custom_gradient`` function).
 
 Everything else is unknown (None). ``x.dtype`` flows and Keras mixed-precision policies are not
 followed.
@@ -34,9 +42,9 @@ followed.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from xlacheck import api_table
+from xlacheck import api_table, tf_dtype_table
 from xlacheck.analysis import argument
 from xlacheck.analysis.tables import BOOL_FUNCS
 
@@ -347,15 +355,30 @@ class DtypeModel:
     __slots__ = ("resolve", "is_tensor", "bindings", "params", "signature", "rebinds", "attrs", "_memo")
 
     def __init__(self, function: ast.AST | None, resolve: Callable[[ast.expr], str | None],
-                 is_tensor: Callable[[ast.AST], bool], cls: ast.ClassDef | None = None) -> None:
+                 is_tensor: Callable[[ast.AST], bool], cls: ast.ClassDef | None = None,
+                 given: Mapping[str, str] | None = None) -> None:
+        """``given``: dtypes the surrounding analysis proves for names the function reads but does not
+        bind: a parameter (what every caller in the file passes) or a free variable (its value in the
+        enclosing function); a name the function binds again keeps only its own proofs."""
         self.resolve = resolve
         self.is_tensor = is_tensor
         self.attrs = single_self_attrs(cls, resolve) if cls is not None else {}
         self.bindings = local_bindings(function)
         self.signature = signature_dtypes(function, resolve)
         self.params = {name: dtype for name, dtype in self.signature.items() if name not in _rebound(function, name)}
+        if given:
+            params = set(_parameter_names(function))
+            for name, dtype in given.items():
+                free = name not in self.bindings
+                if name not in self.params and (free or (name in params and not _rebound(function, name))):
+                    self.params[name] = dtype
         self.rebinds = straight_line_rebinds(function)
         self._memo: dict[int, str | None] = {}
+
+    def name_dtype(self, name: str, line: int, col: int) -> str | None:
+        """The proven dtype of ``name`` read at (``line``, ``col``) of the function (a closure's free
+        variable read where the nested function is defined), not memoized."""
+        return self._dtype(ast.Name(id=name, ctx=ast.Load(), lineno=line, col_offset=col), 0)
 
     def dtype(self, e: ast.AST | None, depth: int = 0) -> str | None:
         if e is None or depth > _MAX_DEPTH:
@@ -410,6 +433,11 @@ class DtypeModel:
                     # a literal TensorFlow converts to the tensor's dtype, or another tensor: TensorFlow's
                     # binary ops take operands of one dtype only (else the op raises), so the result has it
                     if known is not None and known != "bool" and (_literal_fits(other, known) or self.is_tensor(other)):
+                        return known
+            elif isinstance(e.op, ast.Div):
+                # `/` is tf.truediv: a real float operand keeps its dtype (integers become floats)
+                for known, other in ((left, e.right), (right, e.left)):
+                    if known in REAL_FLOAT_DTYPES and (_literal_fits(other, known) or self.is_tensor(other)):
                         return known
         return None
 
@@ -479,6 +507,15 @@ def call_dtype(e: ast.Call, name: str, resolve: Callable[[ast.expr], str | None]
     if name in KEEPS_DTYPE:
         first = e.args[0] if e.args and not isinstance(e.args[0], ast.Starred) else None
         return None if first is None else dtype_of(first)
+    if name in tf_dtype_table.keeps_real_float():
+        # measured (tools/generate_tf_dtype_table.py): a float16/32/64 input's dtype is the result's
+        first = e.args[0] if e.args and not isinstance(e.args[0], ast.Starred) else None
+        kept = None if first is None else dtype_of(first)
+        return kept if kept in REAL_FLOAT_DTYPES else None
+    if name in tf_dtype_table.same_dtype_binary():
+        # measured: both tensors must have one dtype, the result's; a proven real float one decides
+        found = {dtype_of(arg) for arg in (argument(e, 0, ""), argument(e, 1, "")) if arg is not None} - {None}
+        return found.pop() if len(found) == 1 and found <= set(REAL_FLOAT_DTYPES) else None
     return "bool" if returns_bool(name) else None
 
 
@@ -498,6 +535,14 @@ def _range(e: ast.Call, resolve: Callable[[ast.expr], str | None],
             return None
         found.append(order.index(kind))
     return order[max(found)] if found else None
+
+
+def _parameter_names(function: ast.AST | None) -> list[str]:
+    """The names of ``function``'s parameters (none for a module or a missing function)."""
+    args = getattr(function, "args", None)
+    if not isinstance(args, ast.arguments):
+        return []
+    return [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None]
 
 
 def _rebound(function: ast.AST | None, name: str) -> set[str]:

@@ -243,6 +243,7 @@ class FunctionWalker:
         if not static and (is_method or (callee.cls is not None and params and params[0] in ("self", "cls"))):
             params = params[1:]
         record = self.facts.call_flags.setdefault(id(callee), {})
+        dtypes = self.facts.call_dtypes.setdefault(id(callee), {})
         leaves = self.facts.jit_leaf_args.setdefault(id(callee), {})
         facts, caller = self.facts, self.ctx.function
 
@@ -253,6 +254,7 @@ class FunctionWalker:
             if isinstance(arg, ast.Starred):
                 break
             record[name] = merge_flags(record.get(name), self.values.flags(arg))
+            self._record_dtype(dtypes, name, arg)
             leaf = isinstance(arg, ast.Name) and passed_whole_jit_argument(self.ctx.function, arg.id, local)
             leaves[name] = leaves.get(name, True) and leaf
         for kw in call.keywords:  # a keyword argument is no positional leaf: the parameter is not one
@@ -272,6 +274,13 @@ class FunctionWalker:
         for kw in call.keywords:
             if kw.arg is not None and kw.arg in named:
                 record[kw.arg] = merge_flags(record.get(kw.arg), self.values.flags(kw.value))
+                self._record_dtype(dtypes, kw.arg, kw.value)
+
+    def _record_dtype(self, dtypes: dict[str, str | None], name: str, arg: ast.expr) -> None:
+        """Merge the proven dtype of ``arg`` into what callers pass parameter ``name``: kept while
+        every call passes that one dtype, None once a call passes another or an unproven one."""
+        dtype = self.values.dtype(arg)
+        dtypes[name] = dtype if dtypes.get(name, dtype) == dtype else None
 
     def _record_external(self, call: ast.Call) -> None:
         """What this code passes to a function of another module (for its facts, analysis.project)."""
@@ -683,14 +692,35 @@ def static_call_params(facts: ModuleFacts) -> dict[int, dict[str, int]]:
     return out
 
 
+def _given_dtypes(info: FunctionInfo, facts: ModuleFacts, outer: ValueEnv | None) -> dict[str, str]:
+    """Dtypes proven outside ``info`` for names it reads (:class:`~xlacheck.analysis.dtypes.DtypeModel`
+    keeps those it does not bind): its parameters' from what every compiled caller here passes (not a
+    traced entry's, which outside callers fill), and its free variables' in the enclosing function
+    ``outer`` where ``info`` is defined."""
+    given = {name: dtype for name, dtype in facts.call_dtypes.get(id(info), {}).items()
+             if dtype is not None} if not info.jit_entry else {}
+    node = info.node
+    if outer is not None:
+        body = [node.body] if isinstance(node, ast.Lambda) else node.body
+        read = {n.id for stmt in body for n in ast.walk(stmt)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        for name in sorted(read - set(given)):
+            dtype = outer.name_dtype(name, node.lineno, node.col_offset)
+            if dtype is not None:
+                given[name] = dtype
+    return given
+
+
 def walk_function(
     path: str,
     info: FunctionInfo,
     facts: ModuleFacts,
     dispatch: dict[type, list[Rule]],
     outer_env: dict[str, int] | None,
+    outer_values: ValueEnv | None = None,
 ) -> RuleContext:
-    """Walk ``info`` with ``outer_env`` (its closure) plus its parameters; return the context."""
+    """Walk ``info`` with ``outer_env`` (its closure) plus its parameters; return the context.
+    ``outer_values``: the enclosing function's values, for the dtypes of its closure."""
     owner = info.cls
     scope = info.parent
     while owner is None and scope is not None:
@@ -715,6 +745,7 @@ def walk_function(
         if name in env:
             env[name] = without_opaque(env[name])
     values = ValueEnv(aliases, owner, env, info.node)
+    values.given_dtypes = _given_dtypes(info, facts, outer_values)
     values.converted = info.converted
     values.staged = info.jax
     if facts.reducers is None:

@@ -468,7 +468,7 @@ class ValueEnv:
     """Name -> flags for one function, updated statement by statement by the walker."""
 
     __slots__ = ("aliases", "env", "cls", "converted", "staged", "node", "_memo", "_self_memo", "_class_by_name",
-                 "_dtypes", "reducers", "static_fields", "leaf_fields", "plain_enums")
+                 "_dtypes", "reducers", "static_fields", "leaf_fields", "plain_enums", "given_dtypes")
 
     def __init__(self, aliases: AliasTable, cls: ClassInfo | None, env: dict[str, int] | None = None,
                  node: ast.AST | None = None) -> None:
@@ -495,6 +495,9 @@ class ValueEnv:
         # plain Enum classes (of this file, imported from another module of the project, or a module-level
         # alias of one) by the dotted name the code uses: ``BCType``, ``utils.BCType``
         self.plain_enums: frozenset[str] = frozenset()
+        # dtypes proven outside the function for names it reads and does not bind: what every compiled
+        # caller here passes a parameter, a free variable's in the enclosing function (analysis.dtypes)
+        self.given_dtypes: dict[str, str] = {}
 
     def invalidate(self) -> None:
         if self._memo:
@@ -604,8 +607,15 @@ class ValueEnv:
         (:mod:`xlacheck.analysis.dtypes`)."""
         if self._dtypes is None:
             self._dtypes = DtypeModel(self.node, self.aliases.resolve, lambda side: bool(self.flags(side) & TENSOR),
-                                      self.cls.node if self.cls is not None else None)
+                                      self.cls.node if self.cls is not None else None, self.given_dtypes)
         return self._dtypes.dtype(e)
+
+    def name_dtype(self, name: str, line: int, col: int) -> str | None:
+        """The proven dtype of ``name`` read at (``line``, ``col``) of the function: what a nested
+        function defined there sees of it."""
+        self.dtype(None)  # builds the model
+        assert self._dtypes is not None
+        return self._dtypes.name_dtype(name, line, col)
 
     # -- expressions -----------------------------------------------------------------------
     def flags(self, e: ast.AST | None) -> int:

@@ -30,6 +30,7 @@ from xlacheck.rules.host_random_in_compiled_code import HostRandomInCompiledCode
 from xlacheck.rules.implicit_mask_lost_at_tf_function import ImplicitMaskLostAtTfFunction
 from xlacheck.rules.instrumentation_switch_with_jit_compile import InstrumentationSwitchWithJitCompile
 from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
+from xlacheck.rules.int_literal_before_tensor_operand import IntLiteralBeforeTensorOperand
 from xlacheck.rules.integer_sign_assumed_by_xla import IntegerSignAssumedByXla
 from xlacheck.rules.iterate_tensor_in_python import IterateTensorInPython
 from xlacheck.rules.jax_state_weak_type_change import JaxStateWeakTypeChange
@@ -179,6 +180,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     LayerReturnedFromTracedCall,
     OperationReturnedFromTracedCall,
     TracerLeakedFromLaxBody,
+    IntLiteralBeforeTensorOperand,
     WhileLoopUnderReverseMode,
     CompiledLoopDifferentiatedOutside,  # a module rule: an eager tape around a compiled loop
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
