@@ -37,6 +37,9 @@ def load(path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location("xla_oracle_seeded", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    # registered as an import would be: AutoGraph finds the module of the oracle's `lambda *a: fn(*a)`
+    # there; without it the lambda, and so the case's function, is run unconverted (Python loops stay)
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
