@@ -1423,6 +1423,26 @@ def test_a_size_from_jnp_math_on_python_values_becomes_python_math(name, tmp_pat
         np.testing.assert_allclose(np.asarray(rewritten(x)), np.asarray(expected_value), rtol=1e-6)
 
 
+def test_a_size_cast_with_astype_from_jnp_math_on_module_constants_becomes_python(tmp_path):
+    # jax issue 5208: `jnp.maximum(jnp.abs((TF - T0) / DT), 1).astype(int)` of module constants (bound by
+    # unpacking) is traced under jax.jit; Python's max/abs/int give the number, so the grid is static
+    source = (HEADER + "T0, TF, DT = 0.0, 1.0, 0.1\n\n\n@jax.jit\ndef grid(y):\n"
+              "    n = jnp.maximum(jnp.abs((TF - T0) / DT), 1).astype(int)\n"
+              "    return jnp.sum(jnp.linspace(T0, TF, n + 1)) * y\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.linspace")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is not None and result.fix.applicability is Applicability.UNSAFE
+    assert "truncate" in result.fix.message and "compiles the function anew" not in result.fix.message
+    fixed = apply_edits(source, result.fix.edits)
+    assert "    n = int(max(abs((TF - T0) / DT), 1))\n" in fixed
+    original, rewritten = load("orig_grid", source, tmp_path), load("fixed_grid", fixed, tmp_path)
+    for y in (jnp.asarray([1.0, -2.0]), jnp.asarray(0.5)):
+        with jax.disable_jit():
+            expected = original(y)
+        np.testing.assert_allclose(np.asarray(rewritten(y)), np.asarray(expected), rtol=1e-6)
+
+
 # XLA301/XLA302 inside `print(...)`: the read goes, and jax.debug.print formats the array at run time
 PRINTS = {
     "f_string_with_a_spec": ("def step(b):\n    loss = jnp.sum(b * b)\n    print(f'loss = {loss.item():.3f}')\n"

@@ -152,7 +152,8 @@ class JaxTracedShape(Rule):
     is passed from; a module constant bound once to a number is a number, and names unpacked from
     a Python value (`b, t = x.shape`, `h, w = size`) are, as is `*x.shape[:-1]` in a tuple; a size
     that reads Python values through `jnp.log2/sqrt/floor/...`, traced even so, gets Python's
-    `math` instead, in float64): unsafe, as each new
+    `math` instead, in float64, and `.astype(int)` of one becomes `int(...)` (`A, B = 0.0, 1.0` at
+    module level binds numbers too): unsafe, as each new
     value compiles anew and a caller passing an array there raises. `jax.ops.segment_sum/max/min/prod`
     without `num_segments` whose result is concatenated beside an array on an axis other than 0, or
     combined elementwise with one, gets `num_segments=<that array>.shape[0]`: where the original returns
