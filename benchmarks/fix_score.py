@@ -17,6 +17,12 @@ For the dev cases of the XLA corpus (categories cond and shape by default) this:
    feeds concrete values is not run and never counted), split into static passes and
    value-specialized passes, and the number of cases where a SAFE fix changed outputs (target 0).
 
+The measured ``check-fix`` runs through ``benchmarks/oracle_seeded.py``: the shared oracle, seeding
+the random state before it imports each module, so that a model built at module level gets the
+same weights in the original and the fixed module. The shared oracle as it is seeds only after both
+imports, so such a case differs whatever the fix does. ``--harness both`` (the default) also runs the
+shared oracle on the same fixed files and prints its headline figures after the measured ones.
+
 ``check-fix`` labels a ``value_specialized`` original as PASS (it compiles and matches for the
 values tried, recompiling per value); such a pass is not a fix, so the summary counts it apart.
 
@@ -259,13 +265,47 @@ def stages(mode: str, split: str, records: list[CaseFix], report: dict) -> dict:
     return {"counts": counts, "details": details}
 
 
-def check_fix(corpus: Path, fixed_dir: Path, report: Path, jobs: int, cases_dir: str = "tf") -> dict:
+SEEDED_ORACLE = REPO / "benchmarks" / "oracle_seeded.py"
+HARNESSES = {"seeded": "seeded imports (benchmarks/oracle_seeded.py)", "shared": "the shared oracle as it is"}
+
+
+def harness_script(corpus: Path, harness: str) -> Path:
+    """The oracle ``check-fix`` runs through: the seeded wrapper (measured) or the shared oracle. The
+    wrapper loads the shared oracle, so it stands in only where the corpus uses that one."""
+    oracle = oracle_path(corpus)
+    shared = find_corpus()
+    return SEEDED_ORACLE if harness == "seeded" and shared is not None and oracle == shared / "oracle.py" else oracle
+
+
+def check_fix(corpus: Path, fixed_dir: Path, report: Path, jobs: int, cases_dir: str = "tf",
+              harness: str = "shared") -> dict:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TF_USE_LEGACY_KERAS="1")
-    cmd = ["nice", "-n", "5", sys.executable, str(oracle_path(corpus)), "check-fix", str(corpus / cases_dir),
-           str(fixed_dir), "--out", str(report), "--jobs", str(jobs)]
+    cmd = ["nice", "-n", "5", sys.executable, str(harness_script(corpus, harness)), "check-fix",
+           str(corpus / cases_dir), str(fixed_dir), "--out", str(report), "--jobs", str(jobs)]
     print("$", " ".join(cmd), flush=True)
     subprocess.run(cmd, env=env, check=False, stdout=subprocess.DEVNULL)
     return json.loads(report.read_text())
+
+
+def figures(records: list[CaseFix], report: dict) -> dict[str, int]:
+    """The counts a summary prints, from the fixer's records and one check-fix report: failing
+    cases changed that compile, that also pass (static or value-specialized), and the cases where a
+    SAFE fix changed outputs."""
+    by_case = {r["case"]: r for r in report["cases"]}
+    counts = dict.fromkeys(("compiled", "passed", "static_pass", "specialized_pass", "safe_changed"), 0)
+    for r in records:
+        c = by_case.get(r.case, {})
+        static = c.get("fixed_static_ok")  # True: compiles from shapes alone; False: needs argument values
+        if r.failing and r.changed and c.get("xla_ok"):
+            counts["compiled"] += 1
+        if r.failing and r.changed and c.get("status") == "PASS":
+            counts["passed"] += 1
+            counts["static_pass"] += static is True
+            counts["specialized_pass"] += static is False
+        mismatch = c.get("xla_ok") and c.get("n_match") != c.get("n_checked")
+        if r.changed and r.applied and set(r.applied) == {"safe"} and mismatch:
+            counts["safe_changed"] += 1
+    return counts
 
 
 def summarize(mode: str, records: list[CaseFix], report: dict, split: str = "dev") -> dict:
@@ -276,26 +316,16 @@ def summarize(mode: str, records: list[CaseFix], report: dict, split: str = "dev
         print("(held-out split: per-case lines are not printed)")
     else:
         print(f"{'case':40s} {'label':17s} {'found':5s} {'fixes applied':22s} {'result':6s} {'static':6s} stage reason")
-    failing = [r for r in records if r.failing]
-    passed = static_pass = specialized_pass = safe_changed = compiled = 0
-    for r in records:
-        c = by_case.get(r.case, {})
-        status = c.get("status", "n/a")
-        static = c.get("fixed_static_ok")  # True: compiles from shapes alone; False: needs argument values
-        applied = ",".join(r.applied) or ("display-only" if "display-only" in r.offered else "-")
-        if not hidden:
+        for r in records:
+            c = by_case.get(r.case, {})
+            applied = ",".join(r.applied) or ("display-only" if "display-only" in r.offered else "-")
             stage = stage_of(r, c, mode == "unsafe")[0] if r.failing else "-"
-            print(f"{r.case:40s} {r.label:17s} {r.diagnostics:<5d} {applied:22s} {status:6s} {static!s:6s} "
-                  f"{stage:5s} {(c.get('reason') or '')[:70]}")
-        if r.failing and r.changed and c.get("xla_ok"):
-            compiled += 1
-        if r.failing and r.changed and status == "PASS":
-            passed += 1
-            static_pass += static is True
-            specialized_pass += static is False
-        mismatch = c.get("xla_ok") and c.get("n_match") != c.get("n_checked")
-        if r.changed and r.applied and set(r.applied) == {"safe"} and mismatch:
-            safe_changed += 1
+            print(f"{r.case:40s} {r.label:17s} {r.diagnostics:<5d} {applied:22s} {c.get('status', 'n/a'):6s} "
+                  f"{c.get('fixed_static_ok')!s:6s} {stage:5s} {(c.get('reason') or '')[:70]}")
+    failing = [r for r in records if r.failing]
+    counts = figures(records, report)
+    passed, compiled, safe_changed = counts["passed"], counts["compiled"], counts["safe_changed"]
+    static_pass, specialized_pass = counts["static_pass"], counts["specialized_pass"]
     share = passed / len(failing) if failing else 0.0
     changed = sum(r.changed for r in failing)
     found = sum(r.diagnostics > 0 for r in failing)
@@ -314,6 +344,17 @@ def summarize(mode: str, records: list[CaseFix], report: dict, split: str = "dev
             "compiles": compiled, "share": share, "static_pass": static_pass,
             "value_specialized_pass": specialized_pass, "safe_fix_changed_outputs": safe_changed,
             "cases": [] if hidden else [vars(r) | {"check_fix": by_case.get(r.case)} for r in records]}
+
+
+def compare_harness(mode: str, split: str, records: list[CaseFix], report: dict, harness: str) -> dict:
+    """The headline figures of the same fixed files under another check-fix harness, so that what
+    the harness alone changes is visible (counts only, for every split)."""
+    failing = sum(r.failing for r in records)
+    counts = figures(records, report)
+    print(f"[{mode}/{split}] under {HARNESSES[harness]}: really fixed {counts['passed']}/{failing} "
+          f"(static {counts['static_pass']}); changed and compiles: {counts['compiled']}; "
+          f"SAFE fixes that changed outputs: {counts['safe_changed']}")
+    return counts | {"failing": failing}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -337,7 +378,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-declare", action="store_true",
                     help="run the fixer without --jit-compiled (by default the cases are declared compiled, as "
                          "xla_cases_score.py does: the oracle compiles every ENTRY)")
+    ap.add_argument("--harness", choices=["both", *HARNESSES], default="both",
+                    help="the check-fix run that is measured: `seeded` (benchmarks/oracle_seeded.py: the shared "
+                         "oracle seeding before each module import, so weights drawn at import agree), `shared` "
+                         "(the shared oracle as it is) or `both` (default: seeded measured, the shared figures "
+                         "printed after it)")
     a = ap.parse_args(argv)
+    harnesses = ["seeded", "shared"] if a.harness == "both" else [a.harness]
     declare = () if a.no_declare else ("--jit-compiled",)
     print(f"== {'declared --jit-compiled' if declare else 'not declared'}")
     from xla_cases_score import read_case_list  # the same list format as xla_cases_score.py --exclude-from
@@ -377,17 +424,25 @@ def main(argv: list[str] | None = None) -> int:
         for r in records:
             if not r.changed:
                 (out / f"fixed_{mode}" / f"{r.case}.py").unlink()
-        if any(r.changed for r in records):
-            report = check_fix(a.corpus, out / f"fixed_{mode}", out / f"report_{mode}.json", a.jobs, cases_dir)
-        else:
-            report = {"cases": []}
+        reports = {}
+        for harness in harnesses:
+            if any(r.changed for r in records):
+                reports[harness] = check_fix(a.corpus, out / f"fixed_{mode}", out / f"report_{mode}_{harness}.json",
+                                             a.jobs, cases_dir, harness)
+            else:
+                reports[harness] = {"cases": []}
         split_of = {c["case"]: c["split"] for c in cases}
         for split in splits:
-            summary = summarize(mode, [r for r in records if split_of[r.case] == split], report, split)
+            in_split = [r for r in records if split_of[r.case] == split]
+            measured = reports[harnesses[0]]
+            print(f"\n(check-fix harness: {HARNESSES[harnesses[0]]})")
+            summary = summarize(mode, in_split, measured, split)
             if split not in HIDDEN_SPLITS:
-                by_rule(mode, [r for r in records if split_of[r.case] == split], report)
+                by_rule(mode, in_split, measured)
             summary.update(fixer=" ".join([sys.executable, "-m", "xlacheck", *declare, "--fix"]),
-                           seconds=round(time.time() - t0, 1))
+                           seconds=round(time.time() - t0, 1), harness=harnesses[0])
+            for other in harnesses[1:]:
+                summary[f"harness_{other}"] = compare_harness(mode, split, in_split, reports[other], other)
             summaries.append(summary)
     (out / "fix_score.json").write_text(json.dumps(summaries, indent=1))
     print(f"\nwrote {out / 'fix_score.json'}")

@@ -527,6 +527,34 @@ MASKS = {
         "def f(b, m):\n    x = jnp.stack([b, m, b * m], axis=1)\n    sel = x[m > 0.5]\n"
         "    return jnp.mean(sel[:, 2] - sel[:, 0] ** 2)\n", "x[m > 0.5]",
         "return jnp.mean(x[:, 2] - (x[:, 0] ** 2), where=m > 0.5)\n"),
+    # fixes30: every entry of a product's rows (the mask broadcast over the product's trailing axes), and a
+    # helper that returns a tuple holding selections by one mask (the LP standard form of MPAX issue 1)
+    "sum_of_every_entry_of_a_chained_product_of_selected_rows": (
+        "def f(b, m):\n    x = b.reshape(2, 2)\n    w = jnp.eye(2) * 2.0 - 1.0\n    valid = x[m[:2] > 0.5]\n"
+        "    h = jnp.maximum(valid @ w, 0.0)\n    return jnp.sum(h)\n", "x[m[:2] > 0.5]",
+        "    return jnp.sum(h, where=jnp.expand_dims((m[:2] > 0.5), tuple(range(jnp.ndim((m[:2] > 0.5)), h.ndim))))\n"),
+    "max_and_mean_of_a_product_of_selected_rows_and_a_vector": (
+        "def f(b, m):\n    x = b.reshape(2, 2)\n    w = m[2:] * 2.0\n    h = x[m[:2] > 0.5] @ w\n"
+        "    return jnp.max(h) + jnp.mean(h)\n", "x[m[:2] > 0.5]", "    h, h_mask = x @ w, m[:2] > 0.5\n"),
+    "tuple_of_selections_by_positions_returned_by_a_helper": (
+        "def standard_form(b, m):\n    rows = jnp.where(m > 0.5)[0]\n    a = jnp.stack([b, m], axis=1)\n"
+        "    a_ub = a[rows]\n    b_ub = b[rows]\n    return 2.0, a_ub, b_ub\n\n\n"
+        "def f(b, m):\n    w = jnp.ones(2) * 0.5\n    c, a_ub, b_ub = standard_form(b, m)\n"
+        "    slack = jnp.maximum(a_ub @ w - b_ub, 0.0)\n    return c * jnp.sum(slack) + len(b_ub) * jnp.ones(())\n",
+        "jnp.where(m > 0.5)[0]", "    return 2.0, a_ub, b_ub, rows\n"),
+    "selection_in_a_returned_tuple_beside_a_plain_item": (
+        "def split(b, m):\n    keep = m > 0.5\n    return b[keep], jnp.sum(m)\n\n\n"
+        "def f(b, m):\n    v, total = split(b, m)\n    return jnp.mean(v ** 2) + total\n",
+        "b[keep]", "    v, total, v_mask = split(b, m)\n"),
+    # fixes30: names bound to selections by one mask and read together go together (the LP in one function)
+    "selections_by_one_mask_read_together_through_a_product_of_rows": (
+        "def f(b, m):\n    keep = m > 0.5\n    a = jnp.stack([b, m], axis=1)\n    a_ub = a[keep]\n    b_ub = b[keep]\n"
+        "    w = jnp.ones(2) * 0.5\n    slack = jnp.maximum(a_ub @ w - b_ub, 0.0)\n"
+        "    return jnp.sum(slack) + len(b_ub) * jnp.ones(())\n", "a[keep]",
+        "    slack = jnp.maximum(((a @ w) - b), 0.0)\n"),
+    "selections_by_one_mask_multiplied_and_counted": (
+        "def f(b, m):\n    keep = m > 0.5\n    p = b[keep]\n    q = m[keep]\n    return jnp.sum(p * q) / len(q)\n",
+        "m[keep]", "    return jnp.sum(b * m, where=keep) / jnp.count_nonzero(keep)\n"),
 }
 
 
@@ -642,11 +670,35 @@ def test_a_prefix_of_a_selection_is_not_read_as_a_prefix_of_an_array():
                     "b[m > 0][:n]") is None
 
 
-def test_a_chained_name_read_outside_a_reduction_or_a_projection_reduced_in_full_is_not_rewritten():
+def test_a_chained_name_read_outside_a_reduction_or_a_projection_reduced_over_its_last_axis_is_not_rewritten():
     assert mask_fix(HEADER + "def f(b, m):\n    valid = b[m > 0]\n    h = valid * 2.0\n    return jnp.sum(h) + h[0]\n",
                     "b[m > 0]") is None
     assert mask_fix(HEADER + "def f(b, m):\n    x = b.reshape(2, 2)\n    w = jnp.eye(2)\n    valid = x[m[:2] > 0]\n"
-                    "    h = valid @ w\n    return jnp.sum(h)\n", "x[m[:2] > 0]") is None  # rows: axis 0 only
+                    "    h = valid @ w\n    return jnp.sum(h, axis=1)\n", "x[m[:2] > 0]") is None  # rows: axis 0 or all
+
+
+def test_a_selection_by_the_same_mask_read_otherwise_is_left_as_it_is():
+    source = HEADER + "def f(x, y, m):\n    keep = m > 0\n    a = x[keep]\n    b = y[keep]\n"
+    fix = mask_fix(source + "    return jnp.sum(a) + b[0]\n", "x[keep]")
+    assert fix is not None
+    fixed = apply_edits(source + "    return jnp.sum(a) + b[0]\n", fix.edits)
+    assert "    b = y[keep]\n    return jnp.sum(x, where=keep) + b[0]\n" in fixed
+
+
+def test_a_returned_tuple_is_declined_where_a_caller_or_the_helper_reads_it_otherwise():
+    helper = "def split(b, m):\n    keep = m > 0.5\n    return b[keep], jnp.sum(m)\n\n\n"
+    for caller in ("def f(b, m):\n    v, total = split(b, m)\n    return jnp.sum(v) + v[0] + total\n",  # an item read
+                   "def f(b, m):\n    pair = split(b, m)\n    return jnp.sum(pair[0])\n",  # not unpacked
+                   "def f(b, m):\n    v, total = split(b, m)\n    v = v * 2.0\n    return jnp.sum(v)\n"):  # rebound
+        assert mask_fix(HEADER + helper + caller, "b[keep]") is None, caller
+    caller = "def f(b, m):\n    v, total = split(b, m)\n    return jnp.sum(v) + total\n"
+    for body in ("    keep = m > 0.5\n    v = b[keep]\n    keep = m > 1.0\n    return v, jnp.sum(m)\n",  # mask rebound
+                 "    keep = m > 0.5\n    return b[keep], m[m > 1.0]\n"):  # a selection by another mask
+        assert mask_fix(HEADER + "def split(b, m):\n" + body + "\n\n" + caller, "b[keep]") is None, body
+    # positions read other than by a returned selection
+    helper = "def pick(b, m):\n    rows = jnp.where(m > 0)[0]\n    s = b[rows]\n    return s, rows\n\n\n"
+    assert mask_fix(HEADER + helper + "def f(b, m):\n    s, rows = pick(b, m)\n    return jnp.sum(s)\n",
+                    "jnp.where(m > 0)[0]") is None
 
 
 def test_a_created_array_that_is_returned_or_whose_count_array_is_rebound_is_not_bounded():
@@ -1369,6 +1421,26 @@ def test_a_size_from_jnp_math_on_python_values_becomes_python_math(name, tmp_pat
         with jax.disable_jit():
             expected_value = original(x)
         np.testing.assert_allclose(np.asarray(rewritten(x)), np.asarray(expected_value), rtol=1e-6)
+
+
+def test_a_size_cast_with_astype_from_jnp_math_on_module_constants_becomes_python(tmp_path):
+    # jax issue 5208: `jnp.maximum(jnp.abs((TF - T0) / DT), 1).astype(int)` of module constants (bound by
+    # unpacking) is traced under jax.jit; Python's max/abs/int give the number, so the grid is static
+    source = (HEADER + "T0, TF, DT = 0.0, 1.0, 0.1\n\n\n@jax.jit\ndef grid(y):\n"
+              "    n = jnp.maximum(jnp.abs((TF - T0) / DT), 1).astype(int)\n"
+              "    return jnp.sum(jnp.linspace(T0, TF, n + 1)) * y\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.linspace")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is not None and result.fix.applicability is Applicability.UNSAFE
+    assert "truncate" in result.fix.message and "compiles the function anew" not in result.fix.message
+    fixed = apply_edits(source, result.fix.edits)
+    assert "    n = int(max(abs((TF - T0) / DT), 1))\n" in fixed
+    original, rewritten = load("orig_grid", source, tmp_path), load("fixed_grid", fixed, tmp_path)
+    for y in (jnp.asarray([1.0, -2.0]), jnp.asarray(0.5)):
+        with jax.disable_jit():
+            expected = original(y)
+        np.testing.assert_allclose(np.asarray(rewritten(y)), np.asarray(expected), rtol=1e-6)
 
 
 # XLA301/XLA302 inside `print(...)`: the read goes, and jax.debug.print formats the array at run time

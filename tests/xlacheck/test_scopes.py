@@ -164,3 +164,14 @@ def test_the_jax_shape_tables_name_real_jax_functions() -> None:
     assert _REDUCTIONS <= JAX_REDUCTIONS
     for short in _REDUCTIONS:
         assert "where" in inspect.signature(getattr(jnp, short)).parameters, short
+
+
+def test_a_module_constant_unpacked_from_a_tuple_display_is_its_item() -> None:
+    tree = ast.parse("T0, TF, DT = 0.0, 1.0, 0.1\n[A, *B] = 1, 2, 3\nC, D = pair\n\n\ndef f():\n"
+                     "    return T0 + TF + DT + A + C\n")
+    scopes = ScopeTree(tree)
+    reads = {n.id: n for n in ast.walk(tree.body[-1]) if isinstance(n, ast.Name)}
+    values = [scopes.literal_of(reads[k]) for k in ("T0", "TF", "DT")]
+    assert [v.value for v in values if isinstance(v, ast.Constant)] == [0.0, 1.0, 0.1]
+    assert scopes.literal_of(reads["A"]) is None  # a starred target: no item per name
+    assert scopes.literal_of(reads["C"]) is None  # unpacked from a value that is no display

@@ -364,7 +364,9 @@ class ScopeTree:
             name for s in ast.walk(scope) if isinstance(s, (ast.Global, ast.Nonlocal)) for name in s.names))
 
     def module_binding(self, name: str) -> ast.expr | None:
-        """The value a module-level ``NAME = value`` gives ``name`` (the last such assignment)."""
+        """The value a module-level ``NAME = value`` gives ``name`` (the last such assignment); also
+        one name of ``A, B = 0.0, 1.0``, a tuple or list of names unpacked from a tuple or list
+        display of as many items, none starred (Python binds each name to its item)."""
 
         def bindings() -> dict[str, ast.expr]:
             found: dict[str, ast.expr] = {}
@@ -373,6 +375,10 @@ class ScopeTree:
                     for t in stmt.targets:
                         if isinstance(t, ast.Name):
                             found[t.id] = stmt.value
+                        elif isinstance(t, (ast.Tuple, ast.List)) and isinstance(stmt.value, (ast.Tuple, ast.List)) \
+                                and len(t.elts) == len(stmt.value.elts) \
+                                and not any(isinstance(e, ast.Starred) for e in [*t.elts, *stmt.value.elts]):
+                            found.update((n.id, v) for n, v in zip(t.elts, stmt.value.elts) if isinstance(n, ast.Name))
             return found
 
         return self.memo("module bindings", bindings).get(name)

@@ -33,6 +33,11 @@ reductions (the assignment goes).
 ``jnp.nonzero(a)``/``jnp.where(a)`` as an index select where ``a != 0`` (the mask is ``a`` itself
 for a boolean expression). Only the call without ``size=`` is a selection.
 
+A module-level function that returns a selection (``return x[m]``) or a tuple holding selections
+by one mask (``return c, a[rows], b[rows]``) returns the whole arrays and the mask, and each caller
+in the file reads them with ``where=``; rows of a product by a plain operand (``h = x[m] @ W``) are
+reduced over axis 0 or in full with the mask broadcast over the product's trailing axes.
+
 Coordinates unpacked from ``jnp.where(m)``/``jnp.nonzero(m)`` and read only as ``i[k]`` with
 literal ``k`` get ``size=K`` (one past the largest ``k``): the first hits, in order, are the same.
 
@@ -100,6 +105,8 @@ ROWS = ("a reduction over axis 0 of the selection reduces the axes the mask cove
         "taken to have its rank")
 ROW_PRODUCT = ("`E @ W` is read row by row: exact when the selection keeps the last axis of `E` (a mask over its "
                "leading axes, an array of rank 2 or more) and `W` is a matrix")
+ALL_ROWS = ("a reduction of every entry of a product's rows (`jnp.sum(h)`, `h = sel @ W`) reads the whole product with "
+            "the mask broadcast over its trailing axes: exact where the product's leading axes are the mask's")
 PER_ROW = ("a per-row operation of the selection (a reduction over the last axis, one_hot) is read as the same "
            "selection of the operation on the whole array: exact for a mask over every axis but the last of the "
            "reduced array, as a per-token mask of a [batch, tokens, classes] array is")
@@ -687,10 +694,15 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
             break
         value = parent  # type: ignore[assignment]
     assign = src.parents.get(value)
+    product = False  # `h = x[m] @ W`: rows of a product, reduced over its axis 0 or every entry only
     if value is not node:
         masks_of_value: set[str] = set()
         value_leaves: list[tuple[str, str]] = []
         whole = _whole(src, jnp, value, masks_of_value, leaves=value_leaves)
+        if whole is None and "broadcasted_iota" not in selected[1]:
+            masks_of_value, value_leaves = set(), []
+            whole = _whole(src, jnp, value, masks_of_value, leaves=value_leaves, rows=True)
+            product = whole is not None and "@" in whole
         if whole is None or masks_of_value != {selected[1]}:
             return None
         per_row_value = _PER_ROW in value_leaves  # `logp = jax.nn.log_softmax(logits[keep])`: full reductions only
@@ -705,14 +717,16 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     if len(stores.get(name, [])) != 1:
         return None
     lines = (assign.lineno, assign.end_lineno or assign.lineno)
-    if isinstance(node, ast.Call) and any(stores.get(n.id) for n in ast.walk(value)
-                                          if isinstance(n, ast.Name) and n.id != name) \
+    if product or isinstance(node, ast.Call) and any(stores.get(n.id) for n in ast.walk(value)
+                                                     if isinstance(n, ast.Name) and n.id != name) \
             or not src.settled_before(assign, {n.id for n in ast.walk(value)
                                                if isinstance(n, ast.Name) and n.id != name}):
+        # the product stays bound to its name: its rank, which a reduction of every entry reads, is its own
         mask_name = src.fresh_name(f"{name}_mask")
         named = {name: (name, mask_name)}
         bound_slice = selected if "broadcasted_iota" in selected[1] else None
-        binding = f"{src.indent_of(assign)}{name}, {mask_name} = {selected[0]}, {selected[1]}\n"
+        computed = selected[0][1:-1] if product else selected[0]
+        binding = f"{src.indent_of(assign)}{name}, {mask_name} = {computed}, {selected[1]}\n"
         edits = [replace_lines(*lines, src.page_break_of(assign) + binding)]
     else:
         named = {name: selected}
@@ -721,22 +735,63 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     # a boolean selection read by reductions and for its length: the rows counted on the device (the
     # mask's hits), in arithmetic with an array (read only for its length: _counted_hits)
     boolean = value is node and isinstance(node, ast.Subscript) and _mask(src, jnp, node.slice) is not None
-    rewritten = _reads_rewritten(src, jnp, name, scope, named, bound_slice, boolean, row_kept, per_row_value, edits)
-    if rewritten is None:
-        return None
-    edits, extra = rewritten
-    return _reduction_fix(edits, selected[1], bounded_creation(src, jnp, node) is not None, tuple(extra))
+    # names bound the same way to selections by the same mask (`a_ub = a[m]`, `b_ub = b[m]`), read together
+    # (`a_ub @ x - b_ub`): rewritten with this one, else this one alone
+    siblings = _sibling_selections(src, jnp, assign, selected[1]) if boolean and named[name] is selected \
+        and not (per_row_value or row_kept) else {}
+    for together in ([siblings] if siblings else []) + [{}]:
+        both = named | {n: (whole, selected[1]) for n, (_, whole) in together.items()}
+        gone = [replace_lines(a.lineno, a.end_lineno or a.lineno, "") for a, _ in together.values()]
+        rewritten = _reads_rewritten(src, jnp, name, scope, both, bound_slice, boolean, row_kept, per_row_value,
+                                     edits + gone, product)
+        for sibling in together:
+            if rewritten is None:
+                break
+            done, extra = rewritten
+            if all(any(e.start <= src.start(r) and src.end(r) <= e.end for e in done)
+                   for r in src.loads_of(sibling, scope)):
+                continue  # read only where this name's reads were rewritten
+            more = _reads_rewritten(src, jnp, sibling, scope, both, None, True, edits=done)
+            rewritten = None if more is None else (more[0], extra + [r for r in more[1] if r not in extra])
+        if rewritten is not None:
+            edits, extra = rewritten
+            return _reduction_fix(edits, selected[1], bounded_creation(src, jnp, node) is not None, tuple(extra))
+    return None
+
+
+def _sibling_selections(src: Source, jnp: str, assign: ast.Assign,
+                        mask: str) -> dict[str, tuple[ast.Assign, str]]:
+    """The other names of ``assign``'s scope bound, as ``assign``'s is, once, alone on their lines, to
+    a boolean selection by ``mask`` (the same text: ``b_ub = upper[m]`` beside ``a_ub = a[m]``), with
+    nothing they read rebound after them, each with its assignment and the selected array's text:
+    each reads as that selection wherever it is read."""
+    scope = src.scope_of(assign)
+    stores = src.stores_in(scope)
+    found: dict[str, tuple[ast.Assign, str]] = {}
+    for other in src.scope_nodes(scope):
+        if other is assign or not (isinstance(other, ast.Assign) and len(other.targets) == 1
+                                   and isinstance(other.targets[0], ast.Name)
+                                   and isinstance(other.value, ast.Subscript) and src.alone_on_lines(other, other)):
+            continue
+        name = other.targets[0].id
+        if _mask(src, jnp, other.value.slice) != mask or len(stores.get(name, [])) != 1 \
+                or not src.settled_before(other, {n.id for n in ast.walk(other.value) if isinstance(n, ast.Name)}):
+            continue
+        found[name] = (other, atom(src, other.value.value))
+    return found
 
 
 def _reads_rewritten(src: Source, jnp: str, name: str, scope: ast.AST, named: Named,
                      bound_slice: tuple[str, str] | None, boolean: bool, row_kept: bool = False,
-                     per_row_value: bool = False, edits: list | None = None) -> tuple[list, list[str]] | None:
+                     per_row_value: bool = False, edits: list | None = None,
+                     product: bool = False) -> tuple[list, list[str]] | None:
     """The edits that make every read of ``name`` (a name that stands for a selection, ``named``) in
     ``scope`` read the whole arrays with the mask: each reduction that holds it through elementwise
     operations gets ``where=``, a chain of assignments is computed on the whole arrays, and (for a
     ``boolean`` selection) its length read in arithmetic with an array is the mask's count. With the
     reasons those reductions add; None unless every read is one of these, with one mask. ``edits``:
-    the ones made so far (extended)."""
+    the ones made so far (extended). ``product``: ``name`` holds the rows of a product (``h = sel @ W``),
+    read only by reductions over its axis 0 or every entry."""
     edits = list(edits or [])
     masks: set[str] = set()
     extra: list[str] = []
@@ -746,7 +801,7 @@ def _reads_rewritten(src: Source, jnp: str, name: str, scope: ast.AST, named: Na
         return None
     # the reads, with the names that the chain of assignments below binds (name, read, length read)
     work = [(name, read, length) for read, length in zip(readers, lengths)]
-    rows_only: set[str] = set()  # chained names whose rows went through `@ W`: reduced over axis 0 only
+    rows_only = {name} if product else set()  # names whose rows went through `@ W`: reduced over axis 0 or all
     while work:
         current, read, length = work.pop(0)
         if length is not None:
@@ -782,7 +837,9 @@ def _reads_rewritten(src: Source, jnp: str, name: str, scope: ast.AST, named: Na
         found = _reduced_whole(src, jnp, call, named, bound_slice) if isinstance(call, ast.Call) else None
         reduced = _reduction(src, jnp, call) if found is not None else None  # type: ignore[arg-type]
         axis = reduced[3] if reduced is not None else None  # (None also for an order statistic's NaN twin)
-        if found is None or current in rows_only and axis != 0 or per_row_value and axis is not None:
+        if found is not None and current in rows_only and axis is None:
+            found = _all_rows(src, jnp, current, found, reduced)
+        if found is None or current in rows_only and axis not in (0, None) or per_row_value and axis is not None:
             return None
         if per_row_value:
             found = (found[0], found[1], found[2] + (PER_ROW,))
@@ -798,6 +855,20 @@ def _reads_rewritten(src: Source, jnp: str, name: str, scope: ast.AST, named: Na
     edits = [e for e in edits if not any(o is not e and o.start <= e.start and e.end <= o.end
                                          and (o.start, o.end) != (e.start, e.end) for o in edits)]
     return edits, extra
+
+
+def _all_rows(src: Source, jnp: str, product: str, found: tuple[str, str, tuple[str, ...]],
+              reduced: tuple[str, list[ast.expr], str, int | None] | None) -> tuple[str, str, tuple[str, ...]] | None:
+    """A reduction of every entry (``jnp.sum(h)``, ``h.max()``) of ``product``, a name whose rows went
+    through ``@ W`` (``h = sel @ W``: its leading axes are the mask's, its last one ``W``'s): the
+    reduction ``found`` with its mask broadcast over the product's trailing axes, as a reduction over
+    its axis 0 reads it (:func:`_over_rows`), so that a mask over the rows is not aligned with the
+    product's last axis (:data:`ALL_ROWS`). None for products, norms and order statistics."""
+    where = f"where={found[1]}"
+    over = _over_rows(src, jnp, [(product, found[1])], found[1])
+    if reduced is None or reduced[0] not in _REDUCTIONS or over is None or found[0].count(where) != 1:
+        return None
+    return found[0].replace(where, f"where={over[1]}"), found[1], (*found[2], ROWS, ALL_ROWS)
 
 
 def _chained(src: Source, jnp: str, assign: ast.Assign, named: Named, settled: bool) -> tuple[str, str, bool] | None:
@@ -1163,6 +1234,8 @@ def _counted_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
 
 RETURNED = ("the function now returns the whole array and its mask: a caller outside this file (none is seen here) "
             "reads a pair")
+RETURNED_LAST = ("the function now returns the mask as one more item of its tuple: a caller outside this file (none "
+                 "is seen here) unpacks one item too many")
 PASSED = ("the function reduces its parameter with `where=` a new keyword parameter that defaults to None (every "
           "entry, as before); the other arguments of the call are read as numbers (the same for every entry)")
 
@@ -1249,6 +1322,113 @@ def _returned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
             edits, more = rewritten
             extra += more
     fix = _reduction_fix(edits, selected[1], bounded_creation(src, jnp, node) is not None, (*extra, RETURNED))
+    return make_fix(fix.message.split(" (unsafe: ")[0].replace("instead of the boolean selection",
+                                                               f"returned by `{function.name}` with its mask"),
+                    fix.edits, _reasons(fix))
+
+
+def _returned_selections(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """A module-level function whose one ``return a, b, c`` returns a tuple with selections by one
+    mask among its items (``b``/``c`` bound once, alone on their lines, to ``x[m]``/``y[m]`` and read
+    only there, or the selections themselves), ``node`` one of them or the positions that select
+    them (``idx = jnp.where(m)[0]``, read only as ``x[idx]``, ``y[idx]``) -> the function binds the
+    whole arrays instead (``b = x``; ``idx = m``: the mask, evaluated where the positions were) and
+    returns the mask last (``return a, b, c, m``); each caller in the file unpacks the tuple into as
+    many names (``p, q, r = f(...)`` -> ``p, q, r, q_mask = f(...)``) and reads every selected name
+    as :func:`_returned_selection` reads one (reductions with ``where=``, chains of row-wise
+    assignments, its length counted). The mask must keep its value from the first selection to the
+    return (a parameter or a name bound before, never rebound). UNSAFE as :func:`_returned_selection`."""
+    if not isinstance(node, (ast.Subscript, ast.Call)):
+        return None
+    function = _function_at_module_level(src, node)
+    returns = [n for n in src.scope_nodes(function) if isinstance(n, ast.Return)] if function is not None else []
+    if function is None or len(returns) != 1 or not isinstance(returns[0].value, ast.Tuple) \
+            or any(isinstance(e, ast.Starred) for e in returns[0].value.elts):
+        return None
+    items = returns[0].value.elts
+    assign = src.parents.get(node)
+    edits: list = []
+    registry = _position_reads(src)
+    indexed: list[ast.AST] = []
+    try:
+        if isinstance(assign, ast.Assign) and assign.value is node and positions_of(src, jnp, node) is not None:
+            # `idx = jnp.where(m)[0]` read only as `x[idx]`: the positions become the mask, bound where they were
+            mask = _mask(src, jnp, node)
+            if mask is None or len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name) \
+                    or len(src.stores_in(function).get(assign.targets[0].id, [])) != 1:
+                return None
+            returned_mask = assign.targets[0].id
+            indexed = [src.parents.get(r) for r in src.loads_of(returned_mask, function)]  # type: ignore[misc]
+            if not indexed or any(not (isinstance(p, ast.Subscript) and isinstance(p.ctx, ast.Load)
+                                       and isinstance(p.slice, ast.Name) and p.slice.id == returned_mask)
+                                  for p in indexed):
+                return None
+            registry.update((id(p), mask) for p in indexed)
+            edits.append(replace(src, node, mask))
+        else:  # `x[m]`: the mask, a name that keeps its value from the selection on, is returned as it is
+            found = _selection(src, jnp, node)
+            statement = src.statement_of(node)
+            if found is None or not found[1].isidentifier() or statement is None \
+                    or not src.settled_before(statement, {found[1]}):
+                return None
+            mask = returned_mask = found[1]
+        slots = []  # the positions of the tuple's items that are selections by the mask
+        texts = [src.segment(item) for item in items]  # the returned items, as the fix writes them
+        for i, item in enumerate(items):
+            value = item
+            if isinstance(item, ast.Name):
+                bound = src.local_binding(item.id, item)
+                binding = src.parents.get(bound) if bound is not None else None
+                if bound is None or not (isinstance(binding, ast.Assign) and len(binding.targets) == 1
+                                         and src.alone_on_lines(binding, binding)) \
+                        or len(src.stores_in(function).get(item.id, [])) != 1 \
+                        or len(src.loads_of(item.id, function)) != 1:
+                    bound = None
+                value = bound if bound is not None else item
+            selected = _selection(src, jnp, value) if isinstance(value, (ast.Subscript, ast.Call)) else None
+            if selected is None or selected[1] != mask or bounded_creation(src, jnp, value) is not None:
+                if any(_selection(src, jnp, n) is not None for n in ast.walk(value)):
+                    return None  # a selection by another mask, or inside an expression
+                continue
+            slots.append(i)
+            if value is item:
+                texts[i] = selected[0]
+                indexed = [p for p in indexed if p is not value]
+            else:
+                edits.append(replace(src, value, selected[0]))
+        if not slots or not all(any(e.start == src.start(p) for e in edits) for p in indexed):
+            return None  # the positions read by a selection that is not returned
+        edits.append(replace(src, returns[0].value, ", ".join([*texts, returned_mask])))
+    finally:
+        for p in indexed:
+            registry.pop(id(p), None)
+    found_callers = callers(src, function)
+    if not found_callers:
+        return None
+    extra: list[str] = []
+    for caller, calls in found_callers:
+        for call in calls:
+            bind = src.parents.get(call)
+            if not (isinstance(bind, ast.Assign) and bind.value is call and len(bind.targets) == 1
+                    and isinstance(bind.targets[0], ast.Tuple) and len(bind.targets[0].elts) == len(items)
+                    and all(isinstance(t, ast.Name) for t in bind.targets[0].elts)):
+                return None
+            targets = [bind.targets[0].elts[i].id for i in slots]  # type: ignore[attr-defined]
+            if any(len(src.stores_in(caller).get(t, [])) != 1 for t in targets):
+                return None
+            caller_mask = src.fresh_name(f"{targets[0]}_mask")
+            edits.append(replace(src, bind.targets[0], f"{src.segment(bind.targets[0])}, {caller_mask}"))
+            named = {t: (t, caller_mask) for t in targets}
+            for target in targets:
+                reads = src.loads_of(target, caller)
+                if reads and all(any(e.start <= src.start(r) and src.end(r) <= e.end for e in edits) for r in reads):
+                    continue  # read only where another selected name's reads were rewritten
+                rewritten = _reads_rewritten(src, jnp, target, caller, named, None, True, edits=edits)
+                if rewritten is None:
+                    return None
+                edits, more = rewritten
+                extra += [r for r in more if r not in extra]
+    fix = _reduction_fix(edits, mask, False, (*extra, RETURNED_LAST))
     return make_fix(fix.message.split(" (unsafe: ")[0].replace("instead of the boolean selection",
                                                                f"returned by `{function.name}` with its mask"),
                     fix.edits, _reasons(fix))
@@ -1373,7 +1553,8 @@ def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
     fix = (_padded_hits(src, jnp, node) or _masked_set(src, jnp, node) or _masked_reduction(src, jnp, node)
            or _unpacked_set(src, jnp, node) or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node)
            or _counted_hits(src, jnp, node) or indexed_fill(src, jnp, node) or _named_positions(src, jnp, node)
-           or _returned_selection(src, jnp, node) or _passed_selection(src, jnp, node))
+           or _returned_selection(src, jnp, node) or _returned_selections(src, jnp, node)
+           or _passed_selection(src, jnp, node))
     if fix is not None and fix.edits and _reads_positions(src, jnp, fix):
         fix = make_fix(fix.message.split(" (unsafe: ")[0], fix.edits, [POSITIONS, *_reasons(fix)])
     if fix is not None and fix.edits and _sized_read(src):

@@ -23,7 +23,9 @@ traced, even on Python numbers, so the ``jax.numpy`` calls on such values that h
 equivalent (:data:`PYTHON_EQUIVALENTS`: ``where`` -> a conditional expression, ``minimum``/
 ``maximum`` -> ``min``/``max``, ``abs``) are rewritten into it: with the parameters static they
 compute the same number as a Python value (a weakly typed scalar, as the ``jax.numpy`` result of
-Python numbers is), and other reads of the local name see that number.
+Python numbers is), and other reads of the local name see that number. ``E.astype(int)`` (``float``,
+``jnp.int32``...) of such a value becomes ``int(E)``: both truncate toward zero, but Python converts
+its float64 where jax.numpy converted float32 (:data:`PYTHON_INT`).
 
 A size read from a field of a parameter annotated with a dataclass of the module that
 ``jax.tree_util.register_dataclass`` registers (``params.window``, a traced leaf) makes that field
@@ -96,6 +98,13 @@ PYTHON_EQUIVALENTS = {"jax.numpy.minimum": "min", "jax.numpy.maximum": "max", "j
 PYTHON_MATH = ("the size is computed by Python's math in float64 where jax.numpy computed float32: a value rounded "
                "to an int at an exact boundary may differ, and math.floor/ceil give ints where jax.numpy gave floats")
 _MATH_ROOT = re.compile(r"(?<![\w.])math\.")
+# `E.astype(T)` of a Python value `E`: Python's conversion to T's kind (`int()` truncates toward zero, as
+# astype does); the dtypes whose values a Python int or float holds exactly
+_PYTHON_KINDS = {"int": "int", "float": "float"} | dict.fromkeys(
+    [f"{root}.{t}" for root in ("jax.numpy", "numpy") for t in ("int32", "int64")], "int") | dict.fromkeys(
+    [f"{root}.{t}" for root in ("jax.numpy", "numpy") for t in ("float32", "float64")], "float")
+PYTHON_INT = ("the size is converted to int from Python's float64 where jax.numpy converted float32: a value within "
+              "float32 rounding of an int may truncate to another one")
 _BUILTINS = frozenset({"min", "max", "abs", "int", "len"})
 _STATIC_ATTRIBUTES = frozenset({"shape", "ndim", "size"})
 # (``*x.shape[:-1]`` in a tuple: its elements, Python values when the unpacked value is one)
@@ -252,6 +261,8 @@ class _StaticValue:
                     and call.args[0].id in self.params:
                 return True  # the length of an array parameter is its static first dimension
             return all(self.read(a) for a in call.args)
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "astype" and len(call.args) == 1:
+            return self._astype(call, call.func.value, call.args[0])
         name = canonical(self.src, call.func)
         if name not in PYTHON_EQUIVALENTS or not all(self.read(a) for a in call.args):
             return False
@@ -267,6 +278,18 @@ class _StaticValue:
             text = f"{builtin}({', '.join(parts)})"
         # the edits of inner calls are folded into this one's text: edits must not nest
         self.edits = [e for e in self.edits if not self.within(e, call)]
+        self.edits.append(replace(self.src, call, text))
+        return True
+
+    def _astype(self, call: ast.Call, value: ast.expr, dtype: ast.expr) -> bool:
+        """``E.astype(int)`` (or ``float``, ``jnp.int32``...) of a Python value ``E`` (one number, a
+        ``jax.numpy`` result on Python numbers) -> ``int(E)`` / ``float(E)``: the same number as a
+        Python value (:data:`PYTHON_INT` where a float becomes an int)."""
+        kind = _python_kind(self.src, dtype)
+        if kind is None or self.stores.get(kind) or not self.read(value) or self._sequence(value):
+            return False
+        text = f"{kind}({self.text_of(value)})"
+        self.edits = [e for e in self.edits if not self.within(e, call)]  # folded into this one's text
         self.edits.append(replace(self.src, call, text))
         return True
 
@@ -302,6 +325,20 @@ class _StaticValue:
         return text
 
 
+def _python_kind(src: Source, dtype: ast.expr) -> str | None:
+    """``int`` or ``float`` for an ``astype`` argument that Python's int or float stands for."""
+    if isinstance(dtype, ast.Name) and dtype.id in ("int", "float"):
+        return dtype.id
+    return _PYTHON_KINDS.get(canonical(src, dtype) or "")
+
+
+def _truncates(src: Source, edits: list[Edit]) -> bool:
+    """Whether an edit replaces an ``E.astype(int)`` (:meth:`_StaticValue._astype`): :data:`PYTHON_INT`."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "astype"
+               and len(n.args) == 1 and _python_kind(src, n.args[0]) == "int"
+               and any(e.start <= src.start(n) and src.end(n) <= e.end for e in edits) for n in src.nodes)
+
+
 @rewriter(ast.Call, ast.Subscript, pointed=True)
 def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
     jax = jax_alias(src.tree)
@@ -331,6 +368,8 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
     reasons = [RECOMPILES] if static else []
     if any("." in p for p in static):  # `Params.window`, a field made static (_StaticValue._field)
         reasons.append(STATIC_FIELD)
+    if _truncates(src, edits):
+        reasons.append(PYTHON_INT)
     if any(_MATH_ROOT.search(e.content) for e in edits):
         reasons.append(PYTHON_MATH)
         if module_alias(src.tree, "math") != "math":

@@ -161,7 +161,8 @@ class JaxTracedShape(Rule):
     is passed from; a module constant bound once to a number is a number, and names unpacked from
     a Python value (`b, t = x.shape`, `h, w = size`) are, as is `*x.shape[:-1]` in a tuple; a size
     that reads Python values through `jnp.log2/sqrt/floor/...`, traced even so, gets Python's
-    `math` instead, in float64): unsafe, as each new
+    `math` instead, in float64, and `.astype(int)` of one becomes `int(...)` (`A, B = 0.0, 1.0` at
+    module level binds numbers too): unsafe, as each new
     value compiles anew and a caller passing an array there raises. `jax.ops.segment_sum/max/min/prod`
     without `num_segments` whose result is concatenated beside an array on an axis other than 0, or
     combined elementwise with one, gets `num_segments=<that array>.shape[0]`: where the original returns
@@ -181,12 +182,16 @@ class JaxTracedShape(Rule):
     file: a module-level function that returns such a selection returns the whole array and the mask
     instead, and each caller (all of them in the file, each binding the result to a name read only
     by those consumers) reduces with `where=` that mask (unsafe also because a caller outside the
-    file would read a pair); a selection passed to a module-level function that reads the parameter
-    only in full sum/mean/prod/var/std/any/all reductions of elementwise expressions (its other
-    parameters numbers in that call) gives that function a keyword mask parameter, default None (all
-    entries: its other callers get what they got), and the call passes the whole array and the
-    mask. Other sizes get no automatic fix: the static bound must come from the model's
-    configuration.
+    file would read a pair); one that returns a tuple holding selections by one mask (`return c,
+    A[rows], b[rows]`, also through names and through `rows = jnp.where(m)[0]`) binds the whole
+    arrays and returns the mask as a last item, which each caller in the file unpacks (`c, A_ub,
+    b_ub, A_ub_mask = f(...)`); a product of selected rows by a plain operand (`h = sel @ W`) is also
+    reduced in full, the mask broadcast over the product's trailing axes; a selection passed to a
+    module-level function that reads the parameter only in full sum/mean/prod/var/std/any/all
+    reductions of elementwise expressions (its other parameters numbers in that call) gives that
+    function a keyword mask parameter, default None (all entries: its other callers get what they
+    got), and the call passes the whole array and the mask. Other sizes get no automatic fix: the
+    static bound must come from the model's configuration.
     """
 
     code = "XLA207"
