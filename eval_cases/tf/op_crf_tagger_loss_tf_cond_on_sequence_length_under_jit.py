@@ -30,7 +30,7 @@ class CrfTagger(tf.keras.Model):
     def sequence_score(self, scores, tags):
         unary = tf.reduce_sum(tf.gather(scores, tags, batch_dims=2), axis=1)
         pairs = tf.stack([tags[:, :-1], tags[:, 1:]], axis=-1)
-        binary = tf.reduce_sum(tf.gather_nd(self.transitions, pairs), axis=1)
+        binary = tf.reduce_sum(tf.gather_nd(self.transitions, pairs), axis=1)  # XLA: op
         return unary + binary
 
     @tf.function(jit_compile=True)

@@ -1,4 +1,4 @@
-"""Source: https://github.com/tensorflow/tpu/issues/869 (the failing graph is the gradient of a `tf.cond` on the sequence length; the length is a static dimension of the emission scores, so the choice between the single-step and the multi-step forward pass can be made in Python and no `cond` reaches XLA). Here the tagger's CRF log-normaliser branches on `scores.shape[1]` in Python, and the jit-compiled training step differentiates only the forward pass it runs."""
+"""Source: https://github.com/tensorflow/tpu/issues/869 (the failing graph is the gradient of a `tf.cond` on the sequence length; the length is a static dimension of the emission scores, so the choice between the single-step and the multi-step forward pass can be made in Python and no `cond` reaches XLA). Here the tagger's CRF log-normaliser branches on `scores.shape[1]` in Python, as that fix does, but the score of the gold path still reads the transition matrix with `tf.gather_nd` on the `tf.Variable` itself, which becomes `ResourceGatherNd`; written as the fixed twin, the oracle found it still fails under `jit_compile=True` (no XLA kernel for `ResourceGatherNd`), so it is a failing case."""
 import tensorflow as tf
 
 NUM_TAGS = 4
@@ -25,7 +25,7 @@ class CrfTagger(tf.keras.Model):
     def sequence_score(self, scores, tags):
         unary = tf.reduce_sum(tf.gather(scores, tags, batch_dims=2), axis=1)
         pairs = tf.stack([tags[:, :-1], tags[:, 1:]], axis=-1)
-        binary = tf.reduce_sum(tf.gather_nd(self.transitions, pairs), axis=1)
+        binary = tf.reduce_sum(tf.gather_nd(self.transitions, pairs), axis=1)  # XLA: op
         return unary + binary
 
     @tf.function(jit_compile=True)
