@@ -1,4 +1,4 @@
-"""Source: https://github.com/pytorch/xla/issues/3049 ("adaptive_max_pool2d is not supported": training U-GAT-IT, whose CAM attention uses `adaptive_max_pool2d`, splits the step into several graphs because the op falls back to the CPU; the lowering that followed covers only output sizes that divide the input size). Here the CAM branch pools the 7x7 map to 2x2, which 7 does not divide. (U-GAT-IT style generator block whose class-activation-map attention max-pools a 7x7 feature map to a 2x2 grid.)"""
+"""Source: https://github.com/pytorch/xla/issues/3049 ("adaptive_max_pool2d is not supported": training U-GAT-IT, whose CAM attention uses `adaptive_max_pool2d`, splits the step into several graphs because the op falls back to the CPU; the lowering that followed covers only output sizes that divide the input size). Here the CAM branch pools the 7x7 map to 2x2 (average and max), which 7 does not divide. (U-GAT-IT style generator block whose class-activation-map attention max-pools a 7x7 feature map to a 2x2 grid.)"""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -15,7 +15,7 @@ class CamBlock(nn.Module):
 
     def forward(self, img):
         x = self.down(img)
-        gap = F.adaptive_avg_pool2d(x, 2).flatten(1)
+        gap = F.adaptive_avg_pool2d(x, 2).flatten(1)  # XLA: op
         gmp = F.adaptive_max_pool2d(x, 2).flatten(1)  # XLA: op
         cam_logits = torch.cat([self.gap_fc(gap), self.gmp_fc(gmp)], dim=1)
         return self.head(cam_logits)
