@@ -47,6 +47,28 @@ def test_data_dependent_size_fails_under_jit_and_its_fix_compiles(body: str, fix
             namespace["f"](x)
 
 
+@pytest.mark.parametrize(("body", "fixed"), [
+    # the size argument given, but traced: the JAX table lists it in static_args (reports30)
+    ("    return jax.ops.segment_sum(x, x, num_segments=jnp.max(x) + 1)\n",
+     "    return jax.ops.segment_sum(x, x, num_segments=4)\n"),
+    ("    return jnp.nonzero(x, size=jnp.sum(x > 0))[0]\n", "    return jnp.nonzero(x, size=4)[0]\n"),
+    ("    return jnp.bincount(x, length=jnp.max(x) + 1)\n", "    return jnp.bincount(x, length=4)\n"),
+])
+def test_traced_size_argument_fails_under_jit_and_a_static_one_compiles(body: str, fixed: str):
+    x = jax.numpy.array([0, 3, 0, 2])
+    for src, flagged in ((_HEAD + body, True), (_HEAD + fixed, False)):
+        result = check_source(src, "case.py")
+        assert result.error is None
+        assert ("XLA207" in {d.code for d in result.diagnostics}) is flagged, src
+        namespace: dict = {}
+        exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+        if flagged:
+            with pytest.raises(jax.errors.ConcretizationTypeError):
+                namespace["f"](x)
+        else:
+            namespace["f"](x)
+
+
 @pytest.mark.parametrize("fn", ["sqrt", "log", "exp", "floor", "isnan"])
 def test_math_function_of_traced_value_fails_under_jit(fn: str):
     src = f"import jax\nimport math\n@jax.jit\ndef f(x):\n    return x * math.{fn}(x.sum())\n"
