@@ -38,7 +38,10 @@ Per function (``by`` says how each fact was decided):
   again only the entries with ``static_args`` (about 200 of 740) into the existing file.
 
 * ``sized_by``: for a data-dependent result, the optional integer parameters that give it a
-  static size (``jnp.nonzero``'s ``size``): the probing call compiles once one is passed.
+  static size (``jnp.nonzero``'s ``size``): the probing call compiles once one is passed. Those
+  that fail again when passed as a traced array are the entry's ``static_args`` too
+  (``jax.ops.segment_sum``'s ``num_segments``). ``--refresh-sized`` probes again only the entries
+  with ``sized_by`` into the existing file.
   ``lifted_by``: ``{parameter: value}`` for the optional boolean parameters whose other value
   makes it compile (``jnp.delete``'s ``assume_unique_indices: true``).
   ``shape_args``: the array arguments that drive the shape: traced alone, every other array
@@ -421,6 +424,15 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
                         and run(arrays, {**statics, p.name: synthetic(p, jnp)}) is None]
             if sized_by:
                 entry["sized_by"] = [p.name for p in sized_by]
+                # a size argument sizes the result only as a Python value: passed traced, the call
+                # still fails (jax.ops.segment_sum's num_segments, jnp.nonzero's size), so it is a
+                # static argument too (compiles closed over, fails traced: the static_args test)
+                size_errors = {p.name: run({**arrays, p.name: jnp.asarray(synthetic(p, jnp))}, statics)
+                               for p in sized_by}
+                static_sizes = {name: error for name, error in size_errors.items() if error is not None}
+                if static_sizes:
+                    entry["static_args"] = list(static_sizes)
+                    entry["static_errors"] = static_sizes
             # boolean options whose other value makes the call compile (jnp.delete's
             # assume_unique_indices=True, jnp.roots' strip_zeros=False)
             lifted_by = {p.name: not p.default for p in bool_options(fn, args)
@@ -730,6 +742,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="probe only array_methods (a traced array's public methods) into the existing --out file")
     ap.add_argument("--refresh-static", action="store_true",
                     help="probe again only the entries of the existing --out file that have static_args")
+    ap.add_argument("--refresh-sized", action="store_true",
+                    help="probe again only the entries of the existing --out file that have sized_by")
     ap.add_argument("--refresh-classes", action="store_true",
                     help="probe again only the classes of the existing --out file (probe_class)")
     ap.add_argument("--refresh-module", action="append", metavar="NAME",
@@ -783,7 +797,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     refresh = frozenset(args.refresh_module or ())
-    existing = json.loads(args.out.read_text()) if args.refresh_static or refresh else None
+    existing = json.loads(args.out.read_text()) if args.refresh_static or args.refresh_sized or refresh else None
     old = existing["entries"] if existing is not None else {}
     entries: dict[str, Any] = {}
     seen: dict[int, str] = {}
@@ -808,6 +822,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.refresh_static and name in old and not old[name].get("static_args"):
                 entries[name] = old[name]
                 continue
+            if args.refresh_sized and name in old and not old[name].get("sized_by"):
+                entries[name] = old[name]  # --refresh-sized: only the data-dependent entries with a size argument
+                continue
             entries[name] = probe(name, obj, jax, jnp)
     stats = {"entries": len(entries),
              "called": sum(e.get("by") == "call" for e in entries.values()),
@@ -816,7 +833,7 @@ def main(argv: list[str] | None = None) -> int:
     table = {"schema": SCHEMA_VERSION, "command": "python tools/generate_jax_api_table.py",
              "jax_version": jax.__version__, "backend": "cpu", "stats": stats, "entries": entries}
     add_params(entries, jax, jnp)
-    if refresh and existing is not None:
+    if (refresh or args.refresh_sized) and existing is not None:
         for key in ("numpy_on_tracer", "array_methods", "array_methods_packed"):
             table[key] = existing[key]
     else:

@@ -21,18 +21,8 @@ def _numpy_flagged(src: str) -> bool:
     return bool({"XLA304", "XLA326"} & {d.code for d in check_source(src, "case.py", preview=True).diagnostics})
 
 
-@pytest.mark.parametrize(("body", "fixed"), [
-    ("    return x.nonzero()[0]\n", "    return x.nonzero(size=4)[0]\n"),
-    ("    return jnp.nonzero(x)[0]\n", "    return jnp.nonzero(x, size=4)[0]\n"),
-    ("    m = x > 0\n    return jnp.where(m)[0]\n", "    m = x > 0\n    return jnp.where(m, size=4)[0]\n"),
-    ("    return jnp.trim_zeros(x)\n", "    return jnp.where(x != 0, x, 0)\n"),
-    ("    return jnp.unique(x)\n", "    return jnp.unique(x, size=4)\n"),
-    # the table records their cause (result shape follows the mask), not their error class
-    # (TracerBoolConversionError, a subclass of ConcretizationTypeError)
-    ("    return jnp.extract(x > 0, x)\n", "    return jnp.extract(x > 0, x, size=4)\n"),
-    ("    return jnp.compress(x > 0, x)\n", "    return jnp.compress(x > 0, x, size=4)\n"),
-])
-def test_data_dependent_size_fails_under_jit_and_its_fix_compiles(body: str, fixed: str):
+def _flagged_fails_and_fixed_compiles(body: str, fixed: str) -> None:
+    """XLA207 flags ``body`` and jax.jit raises on it; ``fixed`` is not flagged and compiles."""
     x = jax.numpy.array([0, 3, 0, 2])
     for src, flagged in ((_HEAD + body, True), (_HEAD + fixed, False)):
         result = check_source(src, "case.py")  # XLA207 runs by default
@@ -45,6 +35,32 @@ def test_data_dependent_size_fails_under_jit_and_its_fix_compiles(body: str, fix
                 namespace["f"](x)
         else:
             namespace["f"](x)
+
+
+@pytest.mark.parametrize(("body", "fixed"), [
+    ("    return x.nonzero()[0]\n", "    return x.nonzero(size=4)[0]\n"),
+    ("    return jnp.nonzero(x)[0]\n", "    return jnp.nonzero(x, size=4)[0]\n"),
+    ("    m = x > 0\n    return jnp.where(m)[0]\n", "    m = x > 0\n    return jnp.where(m, size=4)[0]\n"),
+    ("    return jnp.trim_zeros(x)\n", "    return jnp.where(x != 0, x, 0)\n"),
+    ("    return jnp.unique(x)\n", "    return jnp.unique(x, size=4)\n"),
+    # the table records their cause (result shape follows the mask), not their error class
+    # (TracerBoolConversionError, a subclass of ConcretizationTypeError)
+    ("    return jnp.extract(x > 0, x)\n", "    return jnp.extract(x > 0, x, size=4)\n"),
+    ("    return jnp.compress(x > 0, x)\n", "    return jnp.compress(x > 0, x, size=4)\n"),
+])
+def test_data_dependent_size_fails_under_jit_and_its_fix_compiles(body: str, fixed: str):
+    _flagged_fails_and_fixed_compiles(body, fixed)
+
+
+@pytest.mark.parametrize(("body", "fixed"), [
+    # the size argument given, but traced: the JAX table lists it in static_args (reports30)
+    ("    return jax.ops.segment_sum(x, x, num_segments=jnp.max(x) + 1)\n",
+     "    return jax.ops.segment_sum(x, x, num_segments=4)\n"),
+    ("    return jnp.nonzero(x, size=jnp.sum(x > 0))[0]\n", "    return jnp.nonzero(x, size=4)[0]\n"),
+    ("    return jnp.bincount(x, length=jnp.max(x) + 1)\n", "    return jnp.bincount(x, length=4)\n"),
+])
+def test_traced_size_argument_fails_under_jit_and_a_static_one_compiles(body: str, fixed: str):
+    _flagged_fails_and_fixed_compiles(body, fixed)
 
 
 @pytest.mark.parametrize("fn", ["sqrt", "log", "exp", "floor", "isnan"])

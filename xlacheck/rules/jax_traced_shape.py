@@ -94,7 +94,8 @@ class JaxTracedShape(Rule):
     and `lax.top_k`'s `k`, `jnp.squeeze`'s axis, `jnp.repeat` without `total_repeat_length`,
     functions whose result size depends on data unless a static size is given (from the same
     table: `jnp.nonzero/argwhere/unique`, one-argument `jnp.where` without `size=`,
-    `jax.ops.segment_sum/max/min/prod` without `num_segments=`), the same
+    `jax.ops.segment_sum/max/min/prod` without `num_segments=`, or with a traced one: the table
+    measures that size argument failing when it is passed traced), the same
     arguments of array methods (`x.reshape(n, -1)` is `jnp.reshape(x, ...)`, `x.nonzero()` is
     `jnp.nonzero(x)`), data-dependent functions that no argument can size (`jnp.trim_zeros`), `jnp.bincount`
     without `length=`, boolean-mask indexing `x[mask]` (also `x.at[~mask]`) and slices `x[:n]` with
@@ -449,6 +450,14 @@ class JaxTracedShape(Rule):
                     (5, 12, "jnp.delete under jax.jit: its output size depends on traced values and no argument "
                             "gives it a static size, so tracing fails (ConcretizationTypeError); pass "
                             "`assume_unique_indices=True` where that holds"),
+                )),
+        # the size argument given, but as a traced value: the table measured it failing traced too
+        # (the sized_by parameters in static_args; alexOarga/haiku-geometric#3, reports30)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef pool(messages, receivers):\n"
+                "    return jax.ops.segment_sum(messages, receivers, num_segments=jnp.max(receivers) + 1)\n",
+                expected=(
+                    (5, 12, "`num_segments` of jax.ops.segment_sum is a traced value under jax.jit: shapes must be "
+                            "static (ConcretizationTypeError); use a static bound or static_argnums"),
                 )),
     )
 
