@@ -59,6 +59,13 @@ class TensorIndexIntoPythonList(Rule):
                     (9, 16, 'a Python list indexed by a tensor: lists need a Python int, so tracing fails; stack the '
                             'items and tf.gather, or dispatch with tf.switch_case'),
                 )),
+        # JAX code gets the JAX remedy (reports30: the TF one was given for a jitted function too)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef pick(scales, x):\n"
+                "    heads = [x * 2.0, x * 3.0]\n    return heads[jnp.argmax(scales)]\n",
+                expected=(
+                    (6, 12, 'a Python list indexed by a tensor: lists need a Python int, so tracing fails; jnp.stack '
+                            'the items and index the stack, or dispatch with jax.lax.switch'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -69,6 +76,7 @@ class TensorIndexIntoPythonList(Rule):
         if not base & PYLIST:
             return
         if is_data_tensor(ctx.flags(node.slice)):
+            remedy = ("jnp.stack the items and index the stack, or dispatch with jax.lax.switch" if ctx.function.jax
+                      else "stack the items and tf.gather, or dispatch with tf.switch_case")
             ctx.report(self, node,
-                       "a Python list indexed by a tensor: lists need a Python int, so tracing fails; stack the "
-                       "items and tf.gather, or dispatch with tf.switch_case")
+                       f"a Python list indexed by a tensor: lists need a Python int, so tracing fails; {remedy}")
