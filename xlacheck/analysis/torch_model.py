@@ -281,6 +281,23 @@ def scalar_draw(name: str | None, call: ast.Call) -> bool:
 
 
 @cache
+def _number_functions() -> dict[str, frozenset[int]]:
+    """Functions of ``math`` and of NumPy's top level that map Python numbers to one number, with the
+    positions of the arguments the result changes with (xlacheck/data/number_functions.json,
+    tools/generate_number_function_table.py)."""
+    rows = load_json("number_functions.json").get("rows", {})
+    return {name: frozenset(row.get("follows", ())) for name, row in rows.items()}
+
+
+def number_of_step_number(name: str, args: list[int]) -> bool:
+    """``np.sqrt(1 - lam)``, ``math.log2(n)``, ``np.clip(w * r, 1, w)`` with ``lam``/``n``/``r`` a Python number
+    new at every step (STEP_INT) at a position the result follows: one number new at every step too."""
+    name = "numpy." + name[3:] if name.startswith("np.") else name
+    follows = _number_functions().get(name)
+    return follows is not None and any(i in follows and a & STEP_INT for i, a in enumerate(args))
+
+
+@cache
 def op_table() -> dict:
     """xlacheck/data/torch_xla_ops.json, written by tools/generate_torch_table.py (never torch)."""
     table: dict = load_json("torch_xla_ops.json")
@@ -3442,6 +3459,8 @@ class _Walker:
             return DEVICE
         if name in ("math.ceil", "math.floor", "math.trunc") and any(a & (STEP_INT | HOST) for a in args):
             return STEP_INT  # math.ceil(total / chunk): a chunk count from a per-step value
+        if number_of_step_number(name, args):
+            return STEP_INT
         if name in _LOADER_CALLS:
             return LOADER | CPU if name == "torch.utils.data.DataLoader" and self._plain_loader(c) else LOADER
         if name in _RANDOM_INT_CALLS or scalar_draw(name, c):

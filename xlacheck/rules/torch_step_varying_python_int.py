@@ -244,6 +244,8 @@ class TorchStepVaryingPythonInt(ModuleRule):
     or any other function of `random` or `numpy.random` that returns one number, as measured in
     `xlacheck/data/random_draws.json`: `int(random.random() * n)`, `np.random.beta(a, a)`, not an
     array drawn with `size=`; or drawn from torch's CPU generator, `int(torch.rand(()).numpy() * n)`;
+    or a function of `math` or NumPy of such a number, at an argument its result was measured to
+    follow (`xlacheck/data/number_functions.json`: `int(w * np.sqrt(1 - lam))`, `math.log2(n)`);
     read from a tensor with `int(t)`/`.item()`/`.tolist()` (per-example lengths or counts of the
     batch), or an attribute the step counts up:
     `self.step_index += 1`) used, inside a torch_xla step, as an index or a slice bound of a
@@ -405,6 +407,14 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 "    device = torch_xla.device()\n    for x, y in loader:\n        x = x.to(device)\n"
                 "        keep = np.random.rand(8) > 0.5\n"
                 "        loss = model(x * torch.from_numpy(keep).to(device)).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
+        # NumPy/math of a fixed number (np.sqrt(0.5)) is fixed; np.argmax of a draw is always 0
+        # (xlacheck/data/number_functions.json: no position follows)
+        Example("import random\nimport numpy as np\nimport torch\nimport torch_xla\n"
+                "def train(model, loader, opt):\n"
+                "    device = torch_xla.device()\n    for x, y in loader:\n        x = x.to(device)\n"
+                "        n = int(8 * np.sqrt(0.5)) + int(np.argmax(random.random()))\n"
+                "        loss = model(x[:, :n]).sum()\n"
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
     )
     INVALID = (
@@ -578,6 +588,17 @@ class TorchStepVaryingPythonInt(ModuleRule):
                     (8, 9, 'a Python int that changes every step sets the trip count of a Python loop over torch ops: '
                            'torch_xla unrolls the loop into the graph and compiles a new one for each count; loop a '
                            'fixed number of times (pad, mask the extra steps)'),
+                )),
+        # a CutMix width from NumPy/math of a draw (xlacheck/data/number_functions.json: np.sqrt follows its
+        # argument): a new slice bound at every step
+        Example("import numpy as np\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    device = torch_xla.device()\n    for x, y in loader:\n        x = x.to(device)\n"
+                "        n = int(8 * np.sqrt(1.0 - np.random.beta(1.0, 1.0)))\n        loss = model(x[:, :n]).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (9, 22, 'a Python int that changes every step is a slice bound of a torch tensor: torch_xla '
+                            'bakes it into the graph and compiles a new one for each value; use a fixed size (pad) '
+                            'or a device-side index'),
                 )),
     )
 
