@@ -2610,10 +2610,13 @@ class _Walker:
                 self.expr(s.target)
         elif isinstance(s, (ast.For, ast.AsyncFor)):
             it = self.expr(s.iter)
+            counter = STEP_INT if self._graph_per_iteration(s) else 0
             if (isinstance(s.iter, ast.Call) and isinstance(s.iter.func, ast.Name) and s.iter.func.id == "enumerate"
                     and s.iter.args and isinstance(s.target, ast.Tuple) and len(s.target.elts) == 2):
-                pairs = [(s.target.elts[0], 0),  # the index
+                pairs = [(s.target.elts[0], counter),  # the index
                          (s.target.elts[1], _item_flags(self.b.out.of(s.iter.args[0]), s.iter.args[0], self))]
+            elif isinstance(s.iter, ast.Call) and isinstance(s.iter.func, ast.Name) and s.iter.func.id == "range":
+                pairs = [(s.target, counter | _item_flags(it, s.iter, self))]
             elif (isinstance(s.iter, ast.Call) and isinstance(s.iter.func, ast.Name) and s.iter.func.id == "zip"
                   and not s.iter.keywords and isinstance(s.target, ast.Tuple)
                   and len(s.target.elts) == len(s.iter.args)
@@ -2705,6 +2708,15 @@ class _Walker:
         if not isinstance(s, (ast.For, ast.AsyncFor, ast.While)) and any(
                 self.b.resolve(c.func) in GRAPH_SYNCS for c in _calls_in(s)):
             self.synced = True
+
+    def _graph_per_iteration(self, loop: ast.For | ast.AsyncFor) -> bool:
+        """A step loop each iteration of which ends its own graph: it iterates an MpDeviceLoader or its body
+        calls ``torch_xla.sync()``/``xm.mark_step()``. Its counter (``for step, batch in enumerate(loader)``,
+        ``for i in range(num_steps)``) is a new Python number in every graph: as an index or a size it is a
+        constant of each one (torch_xla_recompile.json: int_index, int_slice_length, int_in_arange)."""
+        return any(st.node is loop and st.loop is loop and (
+            st.why == "iterates an MpDeviceLoader"
+            or any(self.b.resolve(c.func) in GRAPH_SYNCS for c in _calls_in(loop))) for st in self.steps)
 
     def _not_tensor_tests(self, test: ast.expr, holds: bool) -> list[str]:
         """Names that ``test`` proves no torch tensor where it holds (``holds``) or where it fails:
