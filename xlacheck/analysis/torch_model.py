@@ -87,6 +87,10 @@ CPU = 32768
 # tensors (``(x * 0).sum().long() + 4``). With LONG it is an integer scalar: used as an index (``v[i]``)
 # torch reads its value back as a Python int (torch_xla_host.json sizes: ``Tensor.__getitem__(index)``).
 ZERO_D = 65536
+# A list that starts empty (every assignment to the name in the file is ``[]``) and that step code fills
+# with ``.append()`` of proven device tensors (``losses.append(loss)``): its items, and what indexing it
+# gives, are those tensors (``[l.item() for l in losses]`` reads each).
+TENSOR_LIST = 131072
 
 STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes are tensors
 # binary operators that no tuple, list, dict or ModelOutput supports: an operand of one is a tensor
@@ -2709,6 +2713,14 @@ class _Walker:
                 self.b.resolve(c.func) in GRAPH_SYNCS for c in _calls_in(s)):
             self.synced = True
 
+    def _starts_empty(self, name: str) -> bool:
+        """Every value the file assigns to ``name`` is an empty list display, and it is no parameter of the
+        function walked: a list only ``.append()`` fills."""
+        values = self.b.assigned_values(name)
+        owner = self.owner
+        params = _param_names(owner) if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) else set()
+        return bool(values) and name not in params and all(isinstance(v, ast.List) and not v.elts for v in values)
+
     def _graph_per_iteration(self, loop: ast.For | ast.AsyncFor) -> bool:
         """A step loop each iteration of which ends its own graph: it iterates an MpDeviceLoader or its body
         calls ``torch_xla.sync()``/``xm.mark_step()``. Its counter (``for step, batch in enumerate(loader)``,
@@ -3045,6 +3057,8 @@ class _Walker:
                 return TENSOR if not (isinstance(e.slice, ast.Slice)) else v
             if v & TENSOR_DICT and not isinstance(e.slice, ast.Slice):
                 return TENSOR  # stats["loss"] of stats = {"loss": loss, "acc": acc}: each value is a tensor
+            if v & TENSOR_LIST:
+                return TENSOR_LIST if isinstance(e.slice, ast.Slice) else TENSOR  # losses[-1], losses[-10:]
             return 0
         if isinstance(e, ast.BinOp):
             lf, rf = self.expr(e.left), self.expr(e.right)
@@ -3265,6 +3279,10 @@ class _Walker:
             # loss = loss_fn(out, y); loss.backward(): only a tensor has a backward pass (accelerator.backward(loss)
             # and Function.backward(ctx, g) take arguments); from here on the name is one
             self.env[f.value.id] = recv | TENSOR | GRAD
+        if isinstance(f, ast.Attribute) and f.attr == "append" and isinstance(f.value, ast.Name) and len(args) == 1 \
+                and not c.keywords and args[0] & TENSOR and not args[0] & CPU \
+                and not self.env.get(f.value.id, 0) & ~TENSOR_LIST and self._starts_empty(f.value.id):
+            self.env[f.value.id] = TENSOR_LIST  # losses.append(loss) into losses = []: a list of device tensors
         name = b.resolve(f)
         if name is not None and name.startswith("torch."):
             b.out.call_ops[id(c)] = name
@@ -4009,6 +4027,8 @@ def _built_from_sizes(e: ast.Call, size: Callable[[ast.expr], bool]) -> bool:
 
 def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
     """What iterating a value (or unpacking it) gives."""
+    if flags & TENSOR_LIST:
+        return TENSOR  # for l in losses: each a device tensor the step appended
     if isinstance(value, (ast.List, ast.Tuple)) and value.elts \
             and not any(isinstance(x, ast.Starred) for x in value.elts):
         items = [w.b.out.of(x) for x in value.elts]
