@@ -132,3 +132,37 @@ def entries_table_main(argv: list[str] | None, *, tool: str, description: str, d
             counts[e["outcome"]] = counts.get(e["outcome"], 0) + 1
     print(f"wrote {args.out}: {sum(counts.values())} probes {dict(sorted(counts.items()))}")
     return 0
+
+
+def rows_table_main(argv: list[str] | None, tool: str, doc: str, default_out: Any, command: str,
+                    measure_rows: Callable[[], dict[str, Any]]) -> int:
+    """``main`` of a generator whose table maps each function to one row under ``rows``, measured in this
+    Python with NumPy (``generate_random_draw_table``, ``generate_number_function_table``): write the table
+    measured now, or with ``--check`` measure every committed row again and compare."""
+    import argparse
+    from pathlib import Path
+
+    def measure() -> dict[str, Any]:
+        import numpy as np
+
+        return {"command": command, "python": sys.version.split()[0], "numpy": np.__version__, "schema": 1,
+                "rows": measure_rows()}
+
+    description = doc.splitlines()[0]
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--out", type=Path, default=default_out)
+    parser.add_argument("--check", action="store_true", help="re-measure every row against the committed table "
+                                                             "(exit 1: stale)")
+    args = parser.parse_args(argv)
+    if args.check and (reason := missing("numpy")):
+        return skipped(tool, reason)
+    table = measure()
+    if args.check:
+        old = json.loads(args.out.read_text())["rows"]
+        names = sorted(old)  # (a function a newer Python or NumPy adds is no stale fact of this table)
+        differences = [d for n in names if (d := difference(n, old.get(n), table["rows"].get(n)))]
+        return report(tool, len(names), differences, f"Python {table['python']}, NumPy {table['numpy']}")
+    args.out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {args.out} ({len(table['rows'])} functions)")
+    return 0

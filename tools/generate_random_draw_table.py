@@ -17,9 +17,7 @@ with ``scalar`` and ``draws``: such a call, without ``size``, is a Python number
 
 from __future__ import annotations
 
-import argparse
 import inspect
-import json
 import sys
 import warnings
 from pathlib import Path
@@ -82,6 +80,7 @@ def _row(method: Any, size: int | None) -> dict[str, Any] | None:
 
 
 def generate() -> dict[str, Any]:
+    """The rows: each function's measured facts, by its full name."""
     import random
 
     import numpy as np
@@ -102,28 +101,11 @@ def generate() -> dict[str, Any]:
         row = None if method is None else _row(method, _size_position(fn))
         if row is not None:
             rows[f"numpy.random.{name}"] = row
-    return {"command": COMMAND, "python": sys.version.split()[0], "numpy": np.__version__, "schema": 1,
-            "rows": rows}
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    ap.add_argument("--check", action="store_true", help="re-measure every row against the committed table (exit 1: "
-                                                         "stale)")
-    args = ap.parse_args(argv)
-    tool = "generate_random_draw_table.py"
-    if args.check and (reason := _table_check.missing("numpy")):
-        return _table_check.skipped(tool, reason)
-    table = generate()
-    if args.check:
-        old = json.loads(args.out.read_text())["rows"]
-        names = sorted(old)  # (a function a newer Python or NumPy adds is no stale fact of this table)
-        differences = [d for n in names if (d := _table_check.difference(n, old.get(n), table["rows"].get(n)))]
-        return _table_check.report(tool, len(names), differences, f"Python {table['python']}, NumPy {table['numpy']}")
-    args.out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {args.out} ({len(table['rows'])} functions)")
-    return 0
+    return _table_check.rows_table_main(argv, Path(__file__).name, __doc__, DEFAULT_OUT, COMMAND, generate)
 
 
 if __name__ == "__main__":

@@ -191,3 +191,10 @@ def test_random_draw_table_agrees_with_python_and_numpy() -> None:
     each call; XLA450 reads it): every row measured again."""
     pytest.importorskip("numpy")
     _agrees(_check("generate_random_draw_table.py"))
+
+
+def test_number_function_table_agrees_with_python_and_numpy() -> None:
+    """xlacheck/data/number_functions.json (which ``math``/NumPy functions map Python numbers to one number, and
+    which arguments it follows; XLA450 reads it): every row measured again."""
+    pytest.importorskip("numpy")
+    _agrees(_check("generate_number_function_table.py"))

@@ -87,6 +87,10 @@ CPU = 32768
 # tensors (``(x * 0).sum().long() + 4``). With LONG it is an integer scalar: used as an index (``v[i]``)
 # torch reads its value back as a Python int (torch_xla_host.json sizes: ``Tensor.__getitem__(index)``).
 ZERO_D = 65536
+# A list that starts empty (every assignment to the name in the file is ``[]``) and that step code fills
+# with ``.append()`` of proven device tensors (``losses.append(loss)``): its items, and what indexing it
+# gives, are those tensors (``[l.item() for l in losses]`` reads each).
+TENSOR_LIST = 131072
 
 STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes are tensors
 # binary operators that no tuple, list, dict or ModelOutput supports: an operand of one is a tensor
@@ -278,6 +282,23 @@ def scalar_draw(name: str | None, call: ast.Call) -> bool:
         return False
     size = draws[name]
     return not any(k.arg == "size" for k in call.keywords) and (size is None or len(call.args) <= size)
+
+
+@cache
+def _number_functions() -> dict[str, frozenset[int]]:
+    """Functions of ``math`` and of NumPy's top level that map Python numbers to one number, with the
+    positions of the arguments the result changes with (xlacheck/data/number_functions.json,
+    tools/generate_number_function_table.py)."""
+    rows = load_json("number_functions.json").get("rows", {})
+    return {name: frozenset(row.get("follows", ())) for name, row in rows.items()}
+
+
+def number_of_step_number(name: str, args: list[int]) -> bool:
+    """``np.sqrt(1 - lam)``, ``math.log2(n)``, ``np.clip(w * r, 1, w)`` with ``lam``/``n``/``r`` a Python number
+    new at every step (STEP_INT) at a position the result follows: one number new at every step too."""
+    name = "numpy." + name[3:] if name.startswith("np.") else name
+    follows = _number_functions().get(name)
+    return follows is not None and any(i in follows and a & STEP_INT for i, a in enumerate(args))
 
 
 @cache
@@ -2593,10 +2614,13 @@ class _Walker:
                 self.expr(s.target)
         elif isinstance(s, (ast.For, ast.AsyncFor)):
             it = self.expr(s.iter)
+            counter = STEP_INT if self._graph_per_iteration(s) else 0
             if (isinstance(s.iter, ast.Call) and isinstance(s.iter.func, ast.Name) and s.iter.func.id == "enumerate"
                     and s.iter.args and isinstance(s.target, ast.Tuple) and len(s.target.elts) == 2):
-                pairs = [(s.target.elts[0], 0),  # the index
+                pairs = [(s.target.elts[0], counter),  # the index
                          (s.target.elts[1], _item_flags(self.b.out.of(s.iter.args[0]), s.iter.args[0], self))]
+            elif isinstance(s.iter, ast.Call) and isinstance(s.iter.func, ast.Name) and s.iter.func.id == "range":
+                pairs = [(s.target, counter | _item_flags(it, s.iter, self))]
             elif (isinstance(s.iter, ast.Call) and isinstance(s.iter.func, ast.Name) and s.iter.func.id == "zip"
                   and not s.iter.keywords and isinstance(s.target, ast.Tuple)
                   and len(s.target.elts) == len(s.iter.args)
@@ -2688,6 +2712,23 @@ class _Walker:
         if not isinstance(s, (ast.For, ast.AsyncFor, ast.While)) and any(
                 self.b.resolve(c.func) in GRAPH_SYNCS for c in _calls_in(s)):
             self.synced = True
+
+    def _starts_empty(self, name: str) -> bool:
+        """Every value the file assigns to ``name`` is an empty list display, and it is no parameter of the
+        function walked: a list only ``.append()`` fills."""
+        values = self.b.assigned_values(name)
+        owner = self.owner
+        params = _param_names(owner) if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) else set()
+        return bool(values) and name not in params and all(isinstance(v, ast.List) and not v.elts for v in values)
+
+    def _graph_per_iteration(self, loop: ast.For | ast.AsyncFor) -> bool:
+        """A step loop each iteration of which ends its own graph: it iterates an MpDeviceLoader or its body
+        calls ``torch_xla.sync()``/``xm.mark_step()``. Its counter (``for step, batch in enumerate(loader)``,
+        ``for i in range(num_steps)``) is a new Python number in every graph: as an index or a size it is a
+        constant of each one (torch_xla_recompile.json: int_index, int_slice_length, int_in_arange)."""
+        return any(st.node is loop and st.loop is loop and (
+            st.why == "iterates an MpDeviceLoader"
+            or any(self.b.resolve(c.func) in GRAPH_SYNCS for c in _calls_in(loop))) for st in self.steps)
 
     def _not_tensor_tests(self, test: ast.expr, holds: bool) -> list[str]:
         """Names that ``test`` proves no torch tensor where it holds (``holds``) or where it fails:
@@ -3016,6 +3057,8 @@ class _Walker:
                 return TENSOR if not (isinstance(e.slice, ast.Slice)) else v
             if v & TENSOR_DICT and not isinstance(e.slice, ast.Slice):
                 return TENSOR  # stats["loss"] of stats = {"loss": loss, "acc": acc}: each value is a tensor
+            if v & TENSOR_LIST:
+                return TENSOR_LIST if isinstance(e.slice, ast.Slice) else TENSOR  # losses[-1], losses[-10:]
             return 0
         if isinstance(e, ast.BinOp):
             lf, rf = self.expr(e.left), self.expr(e.right)
@@ -3236,6 +3279,10 @@ class _Walker:
             # loss = loss_fn(out, y); loss.backward(): only a tensor has a backward pass (accelerator.backward(loss)
             # and Function.backward(ctx, g) take arguments); from here on the name is one
             self.env[f.value.id] = recv | TENSOR | GRAD
+        if isinstance(f, ast.Attribute) and f.attr == "append" and isinstance(f.value, ast.Name) and len(args) == 1 \
+                and not c.keywords and args[0] & TENSOR and not args[0] & CPU \
+                and not self.env.get(f.value.id, 0) & ~TENSOR_LIST and self._starts_empty(f.value.id):
+            self.env[f.value.id] = TENSOR_LIST  # losses.append(loss) into losses = []: a list of device tensors
         name = b.resolve(f)
         if name is not None and name.startswith("torch."):
             b.out.call_ops[id(c)] = name
@@ -3442,6 +3489,8 @@ class _Walker:
             return DEVICE
         if name in ("math.ceil", "math.floor", "math.trunc") and any(a & (STEP_INT | HOST) for a in args):
             return STEP_INT  # math.ceil(total / chunk): a chunk count from a per-step value
+        if number_of_step_number(name, args):
+            return STEP_INT
         if name in _LOADER_CALLS:
             return LOADER | CPU if name == "torch.utils.data.DataLoader" and self._plain_loader(c) else LOADER
         if name in _RANDOM_INT_CALLS or scalar_draw(name, c):
@@ -3978,6 +4027,8 @@ def _built_from_sizes(e: ast.Call, size: Callable[[ast.expr], bool]) -> bool:
 
 def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
     """What iterating a value (or unpacking it) gives."""
+    if flags & TENSOR_LIST:
+        return TENSOR  # for l in losses: each a device tensor the step appended
     if isinstance(value, (ast.List, ast.Tuple)) and value.elts \
             and not any(isinstance(x, ast.Starred) for x in value.elts):
         items = [w.b.out.of(x) for x in value.elts]

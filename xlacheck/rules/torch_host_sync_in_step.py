@@ -997,6 +997,11 @@ class TorchHostSyncInStep(ModuleRule):
                 "        loss = model(x).mean()\n        loss.backward()\n        opt.step()\n"
                 "        save_image(sample(model).detach().cpu(), f'{step}.png')\n        torch_xla.sync()\n",
                 torch_xla=True),
+        # a list the step fills with device tensors, read only after the training loop
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    device = torch_xla.device()\n"
+                "    losses = []\n    for x, y in loader:\n        loss = model(x.to(device)).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"
+                "        losses.append(loss.detach())\n    return [l.item() for l in losses]\n"),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -1392,6 +1397,19 @@ class TorchHostSyncInStep(ModuleRule):
                             "loop that calls torch_xla.sync): the pending graph runs and is cut here; a size must be "
                             "a Python int: keep a static size (pad to a fixed bound and mask the tail) or compute it "
                             "from shapes, not from values"),
+                )),
+        # the items of a list the step fills with device tensors (losses.append(loss)), each read at every step
+        Example("import numpy as np\nimport torch\nimport torch_xla\ndef train(model, loader, opt, pbar):\n"
+                "    device = torch_xla.device()\n    losses = []\n    for x, y in loader:\n"
+                "        loss = model(x.to(device)).sum()\n        loss.backward()\n        opt.step()\n"
+                "        losses.append(loss.detach())\n"
+                "        pbar.set_postfix(loss=np.mean([l.item() for l in losses[-100:]]))\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (12, 40, "`.item()` reads a torch tensor on the host inside a torch_xla step (a loop that calls "
+                             "torch_xla.sync): the pending graph runs and is cut here; keep the value on the device "
+                             "(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from "
+                             "`xm.add_step_closure(fn, args=(t,))`"),
                 )),
     )
 

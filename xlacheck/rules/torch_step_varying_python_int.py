@@ -244,6 +244,11 @@ class TorchStepVaryingPythonInt(ModuleRule):
     or any other function of `random` or `numpy.random` that returns one number, as measured in
     `xlacheck/data/random_draws.json`: `int(random.random() * n)`, `np.random.beta(a, a)`, not an
     array drawn with `size=`; or drawn from torch's CPU generator, `int(torch.rand(()).numpy() * n)`;
+    or a function of `math` or NumPy of such a number, at an argument its result was measured to
+    follow (`xlacheck/data/number_functions.json`: `int(w * np.sqrt(1 - lam))`, `math.log2(n)`);
+    or the counter of a training loop each iteration of which ends its own graph (it iterates an
+    `MpDeviceLoader` or calls `torch_xla.sync()`/`xm.mark_step()`: `for step, batch in
+    enumerate(loader)`, `for i in range(num_steps)`);
     read from a tensor with `int(t)`/`.item()`/`.tolist()` (per-example lengths or counts of the
     batch), or an attribute the step counts up:
     `self.step_index += 1`) used, inside a torch_xla step, as an index or a slice bound of a
@@ -406,6 +411,21 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 "        keep = np.random.rand(8) > 0.5\n"
                 "        loss = model(x * torch.from_numpy(keep).to(device)).sum()\n"
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
+        # NumPy/math of a fixed number (np.sqrt(0.5)) is fixed; np.argmax of a draw is always 0
+        # (xlacheck/data/number_functions.json: no position follows)
+        Example("import random\nimport numpy as np\nimport torch\nimport torch_xla\n"
+                "def train(model, loader, opt):\n"
+                "    device = torch_xla.device()\n    for x, y in loader:\n        x = x.to(device)\n"
+                "        n = int(8 * np.sqrt(0.5)) + int(np.argmax(random.random()))\n"
+                "        loss = model(x[:, :n]).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
+        # the counter of a loop inside the step (one graph holds all its iterations), and the training loop's
+        # counter read from a Python list of learning rates: no index of a tensor in a graph of its own
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, lrs):\n"
+                "    device = torch_xla.device()\n    for step, (x, y) in enumerate(loader):\n"
+                "        h = model(x.to(device))\n        for i in range(4):\n            h = h + h[:, i:i + 1]\n"
+                "        for g in opt.param_groups:\n            g['lr'] = lrs[step]\n"
+                "        loss = h.sum()\n        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
     )
     INVALID = (
         Example("import random\nimport torch\nimport torch.nn.functional as F\nimport torch_xla\n"
@@ -578,6 +598,30 @@ class TorchStepVaryingPythonInt(ModuleRule):
                     (8, 9, 'a Python int that changes every step sets the trip count of a Python loop over torch ops: '
                            'torch_xla unrolls the loop into the graph and compiles a new one for each count; loop a '
                            'fixed number of times (pad, mask the extra steps)'),
+                )),
+        # a CutMix width from NumPy/math of a draw (xlacheck/data/number_functions.json: np.sqrt follows its
+        # argument): a new slice bound at every step
+        Example("import numpy as np\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    device = torch_xla.device()\n    for x, y in loader:\n        x = x.to(device)\n"
+                "        n = int(8 * np.sqrt(1.0 - np.random.beta(1.0, 1.0)))\n        loss = model(x[:, :n]).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (9, 22, 'a Python int that changes every step is a slice bound of a torch tensor: torch_xla '
+                            'bakes it into the graph and compiles a new one for each value; use a fixed size (pad) '
+                            'or a device-side index'),
+                )),
+        # the counter of the training loop, each iteration of which ends its graph (torch_xla.sync()), as the start
+        # of the positions: a new graph at every step
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    device = torch_xla.device()\n    for step, (x, y) in enumerate(loader):\n"
+                "        x = x.to(device)\n"
+                "        pos = torch.arange(step, step + x.shape[1], device=device)\n"
+                "        loss = model(x, pos).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (7, 15, 'a Python int that changes every step sets a size of `torch.arange`: torch_xla compiles '
+                            'a new graph for each value; use a fixed size (pad, a few buckets) or keep the value on '
+                            'the device'),
                 )),
     )
 
