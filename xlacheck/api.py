@@ -191,11 +191,12 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
                    for f, o in zip(files, first) if o[2] is not None and f.stdin is None]
     facts = resolve(project) if len(project) > 1 else {}
     literals = call_literals(project) if len(project) > 1 else {}
-    # what other files' loops pass to a file's functions: it may give the file findings (XLA4xx)
-    loops = caller_loops(project) if len(project) > 1 else {}
     # compiled functions a file imports from another: its calls of them are calls of compiled code, which
     # may give it findings, so it is linted again; plain Enum classes only take findings away
     compiled = imports(project) if len(project) > 1 else {}
+    # what other files' loops pass to a file's functions: it may give findings (XLA4xx) to a file that compiles
+    # something or calls what another file compiles, so only such a file gets them and is linted again
+    loops = caller_loops(project, set(compiled)) if len(project) > 1 else {}
     # modules nothing in the project runs: only the torch adapter reads it (no step there), so only files with
     # findings need it
     found = [str(f.path) for f, o in zip(files, first) if f.stdin is None and o[0].diagnostics]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from xlacheck.analysis.contexts import Level, ProjectFact
-from xlacheck.analysis.project import ProjectFile, Summary, resolve
+from xlacheck.analysis.project import ProjectFile, Summary, caller_loops, resolve
 from xlacheck.api import check_paths
 from xlacheck.config import Settings
 from xlacheck.diagnostics import RunResult
@@ -399,3 +399,15 @@ def test_a_loop_over_a_table_in_another_module_is_preview_and_through_a_forwarde
     write(tmp_path, {"pkg/ops.py": OPS, "pkg/train.py": train})
     assert findings(run()) == []
     assert findings(run(preview=True)) == [("pkg/ops.py", 11, "XLA411", XLA411_FROM_TRAIN.format(line=12))]
+
+
+def test_caller_loops_go_only_to_files_that_compile_something(tmp_path: Path) -> None:
+    # the loop's value reaches `draw` in ops.py (it jits), not `scale` in helpers.py (plain Python): a file
+    # that compiles nothing and calls nothing compiled cannot get an XLA4xx finding from it
+    files = {"pkg/ops.py": OPS, "pkg/helpers.py": "def scale(x, n):\n    return x * n\n",
+             "pkg/train.py": ("import jax\nfrom pkg.ops import draw\nfrom pkg.helpers import scale\n\n\n"
+                              "def main(steps):\n    key = jax.random.PRNGKey(0)\n    for i in range(steps):\n"
+                              "        draw(key, scale(1, i))\n        scale(key, i)\n")}
+    write(tmp_path, files)
+    loops = caller_loops([project_file(tmp_path, name) for name in files])
+    assert loops == {str(tmp_path / "pkg/ops.py"): {"draw": {"1": (9, "pkg/train.py:9", True)}}}

@@ -24,7 +24,7 @@ import bisect
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -195,13 +195,23 @@ def call_literals(files: Sequence[ProjectFile]) -> dict[str, dict[str, dict[str,
                              if f.summary.call_index is not None})
 
 
-def caller_loops(files: Sequence[ProjectFile]) -> dict[str, dict[str, dict[str, tuple[int, str, bool]]]]:
+def compiles_something(summary: Summary) -> bool:
+    """The file compiles something of its own: a compiled module-level name, or a module-level function
+    with evidence that it runs compiled."""
+    return bool(summary.compiled) or any(level >= Level.GRAPH for _, level in summary.functions)
+
+
+def caller_loops(files: Sequence[ProjectFile], importers: Collection[str] = (),
+                 compiles: Callable[[Summary], bool] = compiles_something
+                 ) -> dict[str, dict[str, dict[str, tuple[int, str, bool]]]]:
     """Per file path: {module-level function: {position ("0") or keyword: (line, "path:line", follows a
     step counter)}} for its functions that another file of the run calls in a loop with an argument
     that takes a new value on every iteration (:attr:`Summary.loop_calls`, resolved through the
     importer's imports as :func:`resolve` resolves calls); a value that follows a step counter wins
-    over one that follows any loop variable. Only files that get some."""
+    over one that follows any loop variable. Only files that get some and that ``compiles`` says of
+    their summary, or that are among ``importers`` (files that call what other files compile)."""
     files = sorted(files, key=lambda f: f.path)
+    wanted = {f.path for f in files if compiles(f.summary) or f.path in importers}
     if not any(f.summary.loop_calls for f in files):
         return {}
     modules, by_stem = _module_paths(files)
@@ -211,7 +221,7 @@ def caller_loops(files: Sequence[ProjectFile]) -> dict[str, dict[str, dict[str, 
     for f in files:
         for dotted, line, kinds in f.summary.loop_calls:
             target = _target(dotted, f.path, modules, by_stem, local, exports)
-            if target is None or target[0] == f.path or target[1] not in local[target[0]]:
+            if target is None or target[0] == f.path or target[0] not in wanted or target[1] not in local[target[0]]:
                 continue
             record = out.setdefault(target[0], {}).setdefault(target[1], {})
             for key, steps in kinds:
