@@ -108,6 +108,9 @@ class _Plan:
     # file path -> the compiled functions and plain Enum classes of other files it imports, by the name its
     # code uses (second pass; analysis.project.imports)
     compiled: dict[str, Imported] | None = None
+    # file path -> {function: {position or keyword: (line, "path:line", follows a step counter)}} that other
+    # files' loops pass a new value on every iteration (second pass; analysis.project.caller_loops)
+    loops: dict[str, dict[str, dict[str, tuple[int, str, bool]]]] | None = None
 
 
 def check_paths(paths: Sequence[str | os.PathLike[str]], settings: Settings | None = None) -> RunResult:
@@ -176,6 +179,7 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
         from xlacheck.analysis.project import (
             ProjectFile,
             call_literals,
+            caller_loops,
             imports,
             resolve,
             uncompiled_modules,
@@ -190,6 +194,9 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     # compiled functions a file imports from another: its calls of them are calls of compiled code, which
     # may give it findings, so it is linted again; plain Enum classes only take findings away
     compiled = imports(project) if len(project) > 1 else {}
+    # what other files' loops pass to a file's functions: it may give findings (XLA4xx) to a file that compiles
+    # something or calls what another file compiles, so only such a file gets them and is linted again
+    loops = caller_loops(project, set(compiled)) if len(project) > 1 else {}
     # modules nothing in the project runs: only the torch adapter reads it (no step there), so only files with
     # findings need it
     found = [str(f.path) for f, o in zip(files, first) if f.stdin is None and o[0].diagnostics]
@@ -210,6 +217,7 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     again = [i for i, (f, o) in enumerate(zip(files, first)) if str(f.path) in facts or (
         str(f.path) in compiled and o[0].error is None and (
             bool(compiled[str(f.path)].compiled) or bool(o[0].diagnostics))) or (
+        str(f.path) in loops and o[0].error is None and not o[0].skipped) or (
         (str(f.path) in literals or str(f.path) in unreached or str(f.path) in uncompiled or str(f.path) in unused)
         and o[0].error is None
         and not o[0].skipped
@@ -218,7 +226,8 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     if not again:
         return first
     second = _map_files(replace(plan, project=facts or None, literals=literals or None, unreached=unreached or None,
-                                uncompiled=uncompiled or None, unused=unused or None, compiled=compiled or None),
+                                uncompiled=uncompiled or None, unused=unused or None, compiled=compiled or None,
+                                loops=loops or None),
                         [files[i] for i in again])
     out = list(first)
     for i, outcome in zip(again, second):
@@ -312,7 +321,8 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
                  rel: str | None = None, literals: dict[str, dict[str, object]] | None = None,
                  unreached: str | None = None, uncompiled: str | None = None,
                  unused: dict[str, str] | None = None,
-                 compiled: Imported | None = None) -> CachedLint:
+                 compiled: Imported | None = None,
+                 loops: dict[str, dict[str, tuple[int, str, bool]]] | None = None) -> CachedLint:
     """Engine findings with the rewrites' fixes attached (docs/cli.md, ## Fixes: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
     # keywords only when set: engines (and test fakes) without them keep working
@@ -331,6 +341,8 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
         extra["unused_classes"] = unused  # classes of this module nothing in the project names
     if compiled:
         extra["imported"] = compiled  # compiled functions and plain Enum classes of other modules it imports
+    if loops:
+        extra["caller_loops"] = loops  # what other modules' loops pass to its functions
     if plan.settings.target_version is not None:
         extra["target_python"] = plan.settings.target_version  # the oldest Python the project runs on
     if uncompiled:
@@ -492,14 +504,15 @@ def _process_source(
     uncompiled = plan.uncompiled.get(str(file.path)) if plan.uncompiled is not None else None
     unused = plan.unused.get(str(file.path)) if plan.unused is not None else None
     compiled = plan.compiled.get(str(file.path)) if plan.compiled is not None else None
+    loops = plan.loops.get(str(file.path)) if plan.loops is not None else None
     declared = plan.settings.declares_jit(file.rel)
     key = ""
     if plan.cache is not None:
         from xlacheck.analysis.compiled_exports import compiled_key
-        from xlacheck.analysis.project import facts_key, literals_key  # the key depends on the other files
+        from xlacheck.analysis.project import facts_key, literals_key, loops_key  # on the other files too
 
         # the result depends on the other files' facts and on whether jit-compiled covers this file
-        key = plan.cache.key((data + facts_key(facts) if facts else data) + literals_key(literals)
+        key = plan.cache.key((data + facts_key(facts) if facts else data) + literals_key(literals) + loops_key(loops)
                              + (b"\0jit-compiled" if declared else b"")
                              + (b"\0unreached:" + unreached.encode() if unreached else b"")
                              + (b"\0uncompiled:" + uncompiled.encode() if uncompiled else b"")
@@ -516,7 +529,7 @@ def _process_source(
         except (SyntaxError, UnicodeDecodeError) as e:
             return FileResult(path, error=FileError(path, f"cannot decode file: {e}"), lines=lines), None, None
         lint = _engine_lint(plan, decoded.text, path, lines, facts, declared, file.rel, literals, unreached,
-                            uncompiled, unused, compiled)
+                            uncompiled, unused, compiled, loops)
         if plan.cache is not None and (lint.error is None or not is_internal_error(lint.error)):
             plan.cache.store(key, lint)
     if not lint.diagnostics and not lint.set_aside and not _checks_directives(plan, data):
@@ -556,8 +569,9 @@ def _fix(
         uncompiled = plan.uncompiled.get(str(file.path)) if plan.uncompiled is not None else None
         unused = plan.unused.get(str(file.path)) if plan.unused is not None else None
         compiled = plan.compiled.get(str(file.path)) if plan.compiled is not None else None
+        loops = plan.loops.get(str(file.path)) if plan.loops is not None else None
         lint = _engine_lint(plan, text, file.display, 0, facts, plan.settings.declares_jit(file.rel), file.rel,
-                            literals, unreached, uncompiled, unused, compiled)
+                            literals, unreached, uncompiled, unused, compiled, loops)
         last_aside[:] = [_postprocess_set_aside(plan, file, text, lint.set_aside)]
         return _postprocess(plan, file, text, lint.diagnostics, lint.set_aside)
 

@@ -140,6 +140,7 @@ def check_file(
     unreached: str | None = None, uncompiled: str | None = None, target_python: tuple[int, int] | None = None,
     unused_classes: Mapping[str, str] | None = None,
     imported: Imported | None = None,
+    caller_loops: Mapping[str, Mapping[str, tuple[int, str, bool]]] | None = None,
 ) -> CheckedFile:
     """:func:`check_source_and_tree`, with the file's :class:`~xlacheck.analysis.project.Summary`
     for the project pass; ``project``: what the other files of the run say about this one's
@@ -153,7 +154,8 @@ def check_file(
     project runs on (``None``: the running interpreter's); ``unused_classes``: this module's classes that
     nothing in the project names, and why (:func:`xlacheck.analysis.project.unused_classes`);
     ``imported``: the compiled functions and plain Enum classes of other modules it imports
-    (:func:`xlacheck.analysis.project.imports`)."""
+    (:func:`xlacheck.analysis.project.imports`); ``caller_loops``: what other modules' loops pass to this
+    file's functions (:func:`xlacheck.analysis.project.caller_loops`)."""
     lines = _count_lines(source)
     try:
         tree = ast.parse(source, filename=path)
@@ -169,7 +171,7 @@ def check_file(
         diagnostics, set_aside = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary,
                                              jit_compiled, test_file, literals, unreached, uncompiled,
                                              target_python=target_python, unused_classes=unused_classes,
-                                             imported=imported)
+                                             imported=imported, caller_loops=caller_loops)
         if unreached is not None:
             set_aside += _set_aside_as_unreached(tree, path, select, preview, torch_xla, project, jit_compiled,
                                                  test_file, literals, unreached, diagnostics, set_aside,
@@ -241,6 +243,7 @@ def _check_tree(
     literals: Mapping[str, Mapping[str, object]] | None = None, unreached: str | None = None,
     uncompiled: str | None = None, target_python: tuple[int, int] | None = None,
     unused_classes: Mapping[str, str] | None = None, imported: Imported | None = None,
+    caller_loops: Mapping[str, Mapping[str, tuple[int, str, bool]]] | None = None,
 ) -> tuple[list[Diagnostic], list[SetAside]]:
     # a declaration covers model and training code, never its tests; the CLI decides that on the
     # root-relative path (``test_file``), a direct caller on ``path`` as given
@@ -250,6 +253,8 @@ def _check_tree(
     facts = analyze_module(tree, path, project, declared=jit_compiled)
     if literals:
         facts.call_literals = literals
+    if caller_loops:
+        facts.caller_loops = caller_loops
     facts.unreached = unreached
     if unused_classes:
         facts.unused_classes = unused_classes
@@ -297,10 +302,19 @@ def _check_tree(
         else:
             out.extend(ctx.diagnostics)
         aside.extend(ctx.set_aside)
+    index = None
     if summary is not None:  # after the walk, which records what calls into other modules pass
-        summary.append(summarize(facts, tree))
+        loop_calls: tuple[tuple[str, int, tuple[tuple[str, bool], ...]], ...] = ()
+        if facts.external_calls:  # what its loops pass them (rules._recompile_scope, shared with the XLA4xx rules)
+            from xlacheck.analysis.module_index import ModuleIndex
+            from xlacheck.rules._recompile_scope import loops_into_other_modules
+
+            index = ModuleIndex(tree, facts)
+            loop_calls = loops_into_other_modules(index, path)
+        summary.append(summarize(facts, tree, loop_calls))
     # XLA4xx/5xx: code around compiled functions
     found, found_aside = run_module_rules(_MODULE_RULES, tree, facts, path, select, torch_xla=torch_xla,
                                           preview=preview,
-                                          test_file=test_file and not _script_named_like_a_test(tree, path))
+                                          test_file=test_file and not _script_named_like_a_test(tree, path),
+                                          index=index)
     return out + found, aside + found_aside

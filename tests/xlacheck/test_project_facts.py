@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from xlacheck.analysis.contexts import Level, ProjectFact
-from xlacheck.analysis.project import ProjectFile, Summary, resolve
+from xlacheck.analysis.project import ProjectFile, Summary, caller_loops, resolve
 from xlacheck.api import check_paths
 from xlacheck.config import Settings
 from xlacheck.diagnostics import RunResult
@@ -354,3 +354,60 @@ def test_a_function_raised_by_jax_evidence_passes_jax_on_to_what_it_calls(tmp_pa
     fact = facts[str(tmp_path / "pkg/base.py")]["new_context"]
     assert fact.level >= Level.GRAPH
     assert (fact.converted, fact.jax) == (False, True)
+
+
+# retrace30: what a loop of one module passes to a function of another (analysis.project.caller_loops):
+# a static argument of a jitted function that follows the loop's step counter compiles on every step.
+OPS = """\
+import jax
+from functools import partial
+
+
+@partial(jax.jit, static_argnums=1)
+def sample(key, n):
+    return jax.random.normal(key, (n,)).mean()
+
+
+def draw(key, n):
+    return sample(key, n)
+"""
+XLA411_FROM_TRAIN = (
+    "static argument `n` of jitted `sample` comes from `n`, which `draw()` receives with a new value on every "
+    "iteration of the loop at pkg/train.py:{line}: jax.jit compiles once per distinct static value, so every "
+    "iteration compiles again; pass it traced (with a static bound and a mask)")
+
+
+def test_a_loop_in_another_module_varies_a_static_argument(tmp_path: Path, run: Lint) -> None:
+    train = ("import jax\nfrom pkg.ops import draw\n\n\ndef main(steps):\n    key = jax.random.PRNGKey(0)\n"
+             "    for i in range(steps):\n        draw(key, i)\n")
+    write(tmp_path, {"pkg/ops.py": OPS, "pkg/train.py": train})
+    assert findings(run()) == [("pkg/ops.py", 11, "XLA411", XLA411_FROM_TRAIN.format(line=8))]
+    # the file alone shows no caller; a warm cache keeps the finding, and drops it when the caller changes
+    assert findings(run("pkg/ops.py")) == []
+    assert findings(run(cache=True)) == findings(run(cache=True)) == [
+        ("pkg/ops.py", 11, "XLA411", XLA411_FROM_TRAIN.format(line=8))]
+    (tmp_path / "pkg/train.py").write_text(train.replace("draw(key, i)", "draw(key, 16)"))
+    assert findings(run(cache=True)) == []
+
+
+def test_a_loop_over_a_table_in_another_module_is_preview_and_through_a_forwarder(tmp_path: Path,
+                                                                                  run: Lint) -> None:
+    # a fixed set of sizes compiles once each: only --preview reads it (as XLA411 does in one file); the
+    # value reaches `draw` through the caller module's own forwarder `run_one`
+    train = ("import jax\nfrom pkg import ops\n\n\ndef run_one(key, size):\n    return ops.draw(key, size)\n\n\n"
+             "def main():\n    key = jax.random.PRNGKey(0)\n    for n in (8, 16):\n        run_one(key, n)\n")
+    write(tmp_path, {"pkg/ops.py": OPS, "pkg/train.py": train})
+    assert findings(run()) == []
+    assert findings(run(preview=True)) == [("pkg/ops.py", 11, "XLA411", XLA411_FROM_TRAIN.format(line=12))]
+
+
+def test_caller_loops_go_only_to_files_that_compile_something(tmp_path: Path) -> None:
+    # the loop's value reaches `draw` in ops.py (it jits), not `scale` in helpers.py (plain Python): a file
+    # that compiles nothing and calls nothing compiled cannot get an XLA4xx finding from it
+    files = {"pkg/ops.py": OPS, "pkg/helpers.py": "def scale(x, n):\n    return x * n\n",
+             "pkg/train.py": ("import jax\nfrom pkg.ops import draw\nfrom pkg.helpers import scale\n\n\n"
+                              "def main(steps):\n    key = jax.random.PRNGKey(0)\n    for i in range(steps):\n"
+                              "        draw(key, scale(1, i))\n        scale(key, i)\n")}
+    write(tmp_path, files)
+    loops = caller_loops([project_file(tmp_path, name) for name in files])
+    assert loops == {str(tmp_path / "pkg/ops.py"): {"draw": {"1": (9, "pkg/train.py:9", True)}}}

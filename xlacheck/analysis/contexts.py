@@ -407,6 +407,10 @@ class ModuleFacts:
     # {qualname: {parameter: literal}}: what every call of the project passes to this file's functions
     # (analysis.calls.project_literals; set by the engine from the project pass)
     call_literals: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    # {module-level function: {position ("0") or keyword: (line, "path:line", whether it follows a step counter)
+    # of a call in another module's loop that passes it a new value on every iteration}}
+    # (analysis.project.caller_loops; set by the engine from the project pass)
+    caller_loops: Mapping[str, Mapping[str, tuple[int, str, bool]]] = field(default_factory=dict)
     # why nothing in the project runs this module (analysis.project.unreached_modules; set by the engine
     # from the project pass): its torch code is no step of any run
     unreached: str | None = None

@@ -24,7 +24,7 @@ import bisect
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -76,6 +76,10 @@ class Summary:
     enums: tuple[str, ...] = ()  # its module-level plain Enum classes (analysis.compiled_exports.plain_enums)
     # its module-level Enum classes whose members are no number (analysis.compiled_exports.nonnumeric_enums)
     nonnumeric_enums: tuple[str, ...] = ()
+    # calls of other modules' functions whose arguments take a new value on every iteration of a loop here:
+    # (the imported name, the line, ((position "0" or keyword, follows a step counter), ...))
+    # (rules._recompile_scope.loops_into_other_modules)
+    loop_calls: tuple[tuple[str, int, tuple[tuple[str, bool], ...]], ...] = ()
 
     def to_json(self) -> list[object]:
         return [[[n, int(level)] for n, level in self.functions], [[n, list(c)] for n, c in self.calls],
@@ -83,7 +87,7 @@ class Summary:
                   [list(a) for a in u.args], [list(c) for c in u.consts]] for u in self.uses],
                 [list(e) for e in self.exports], None if self.call_index is None else self.call_index.to_json(),
                 [c.to_json() for c in self.compiled], [list(m) for m in self.modules], list(self.enums),
-                list(self.nonnumeric_enums)]
+                list(self.nonnumeric_enums), [[t, line, [list(k) for k in kinds]] for t, line, kinds in self.loop_calls]]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> Summary:
@@ -93,16 +97,21 @@ class Summary:
         modules = tuple((str(a), str(b)) for a, b in data[6]) if len(data) > 6 else ()
         enums = tuple(str(e) for e in data[7]) if len(data) > 7 else ()
         nonnumeric = tuple(str(e) for e in data[8]) if len(data) > 8 else ()
+        loop_calls = tuple((str(t), int(line), tuple((str(k), bool(steps)) for k, steps in kinds))
+                           for t, line, kinds in data[9]) if len(data) > 9 else ()
         return cls(tuple((n, Level(v)) for n, v in functions), tuple((n, tuple(c)) for n, c in calls),
                    tuple(ExternalUse(t, c, h, Level(v), bool(ho), bool(cv), bool(j), int(line), bool(tr),
                                      tuple((str(k), int(fl)) for k, fl in args),
                                      tuple((str(k), bool(truth)) for k, truth in consts))
                          for t, c, h, v, ho, cv, j, line, tr, args, consts in uses),
-                   tuple((str(a), str(b)) for a, b in exports), index, compiled, modules, enums, nonnumeric)
+                   tuple((str(a), str(b)) for a, b in exports), index, compiled, modules, enums, nonnumeric,
+                   loop_calls)
 
 
-def summarize(facts: ModuleFacts, tree: ast.Module | None = None) -> Summary:
-    """The summary of one analyzed file (``tree``: its module, for the names it re-exports)."""
+def summarize(facts: ModuleFacts, tree: ast.Module | None = None,
+              loop_calls: tuple[tuple[str, int, tuple[tuple[str, bool], ...]], ...] = ()) -> Summary:
+    """The summary of one analyzed file (``tree``: its module, for the names it re-exports; ``loop_calls``:
+    what its loops pass to other modules' functions, :attr:`Summary.loop_calls`)."""
     funcs = facts.module_funcs
     # a loss-shaped helper (LIKELY by its own shape, certainty MAYBE) is still a helper to the
     # project: evidence from another file (a train step that calls it, or only tf.data) decides
@@ -115,7 +124,7 @@ def summarize(facts: ModuleFacts, tree: ast.Module | None = None) -> Summary:
                    compiled_callables(facts, tree) if tree is not None else (),
                    module_imports(tree) if tree is not None else (),
                    plain_enums(tree) if tree is not None else (),
-                   nonnumeric_enums(tree) if tree is not None else ())
+                   nonnumeric_enums(tree) if tree is not None else (), loop_calls)
 
 
 def module_imports(tree: ast.Module) -> tuple[tuple[str, str], ...]:
@@ -184,6 +193,48 @@ def call_literals(files: Sequence[ProjectFile]) -> dict[str, dict[str, dict[str,
     that get some."""
     return project_literals({f.path: f.summary.call_index for f in sorted(files, key=lambda f: f.path)
                              if f.summary.call_index is not None})
+
+
+def compiles_something(summary: Summary) -> bool:
+    """The file compiles something of its own: a compiled module-level name, or a module-level function
+    with evidence that it runs compiled."""
+    return bool(summary.compiled) or any(level >= Level.GRAPH for _, level in summary.functions)
+
+
+def caller_loops(files: Sequence[ProjectFile], importers: Collection[str] = (),
+                 compiles: Callable[[Summary], bool] = compiles_something
+                 ) -> dict[str, dict[str, dict[str, tuple[int, str, bool]]]]:
+    """Per file path: {module-level function: {position ("0") or keyword: (line, "path:line", follows a
+    step counter)}} for its functions that another file of the run calls in a loop with an argument
+    that takes a new value on every iteration (:attr:`Summary.loop_calls`, resolved through the
+    importer's imports as :func:`resolve` resolves calls); a value that follows a step counter wins
+    over one that follows any loop variable. Only files that get some and that ``compiles`` says of
+    their summary, or that are among ``importers`` (files that call what other files compile)."""
+    files = sorted(files, key=lambda f: f.path)
+    wanted = {f.path for f in files if compiles(f.summary) or f.path in importers}
+    if not any(f.summary.loop_calls for f in files):
+        return {}
+    modules, by_stem = _module_paths(files)
+    local = {f.path: dict(f.summary.functions) for f in files}
+    exports = {f.path: dict(f.summary.exports) for f in files}
+    out: dict[str, dict[str, dict[str, tuple[int, str, bool]]]] = {}
+    for f in files:
+        for dotted, line, kinds in f.summary.loop_calls:
+            target = _target(dotted, f.path, modules, by_stem, local, exports)
+            if target is None or target[0] == f.path or target[0] not in wanted or target[1] not in local[target[0]]:
+                continue
+            record = out.setdefault(target[0], {}).setdefault(target[1], {})
+            for key, steps in kinds:
+                if key not in record or (steps and not record[key][2]):
+                    record[key] = (line, f.where(line), steps)
+    return out
+
+
+def loops_key(loops: Mapping[str, Mapping[str, tuple[int, str, bool]]] | None) -> bytes:
+    """Canonical bytes of one file's caller loops (:func:`caller_loops`), for its cache key (empty when none)."""
+    if not loops:
+        return b""
+    return json.dumps(sorted((n, sorted(ks.items())) for n, ks in loops.items())).encode()
 
 
 def literals_key(literals: Mapping[str, Mapping[str, object]] | None) -> bytes:

@@ -451,28 +451,57 @@ def jax_loop_varying_names(index: ModuleIndex, node: ast.AST, *, steps_only: boo
     return names
 
 
+class CallerLoop(NamedTuple):
+    """Where a parameter takes a new value on every iteration of a loop (:func:`params_varied_by_callers`):
+    ``caller``, the function whose parameter it is, and the line of the loop's call (of that function, or
+    of a function that passes the value on to it); ``where``: that call as ``path:line`` when another
+    module of the project holds it ("" for this file)."""
+
+    caller: str
+    line: int
+    where: str = ""
+
+    def words(self) -> str:
+        return (f"`{self.caller}()` receives with a new value on every iteration of the loop at "
+                f"{self.where or f'line {self.line}'}")
+
+
+# How many functions a loop's value may pass through before the call that reads it: the loop's call,
+# then forwarders (``main`` loops over ``run_one(key, i)``, which calls ``draw(key, i * 2)``, which
+# calls the jitted step). Deeper chains are rare and each level widens what a name match may confuse.
+CALLER_LEVELS = 3
+
+
 def params_varied_by_callers(index: ModuleIndex, path: str, node: ast.AST, *, steps_only: bool = False
-                             ) -> dict[str, tuple[str, int]]:
+                             ) -> dict[str, CallerLoop]:
     """Parameters of the function around ``node`` that a call of it in this file, inside a loop and
-    outside tests, passes a value that changes on every iteration: {param: (callee name, line of that
-    call)}. One level of calls (``for i in range(n): perturb(key, x, i)`` varies ``perturb``'s
-    ``step``); a method, a lambda or a function handed elsewhere is not followed. ``steps_only``:
-    only values that follow the counter of a loop over steps (:func:`step_counters`)."""
+    outside tests, passes a value that changes on every iteration: {param: where}. Followed through
+    the functions that pass such a parameter on (``for i in range(n): run_one(key, i)``, and
+    ``run_one`` calls ``draw(key, i * 2)``: ``draw``'s parameter varies too), up to
+    :data:`CALLER_LEVELS` functions deep, and from the loops of other modules of the project that
+    call this file's functions (``facts.caller_loops``, from the project pass:
+    :func:`xlacheck.analysis.project.caller_loops`). A method, a lambda or a function handed
+    elsewhere is not followed; nor is a call made while a compiled function traces (its arguments are
+    tracers there). ``steps_only``: only values that follow the counter of a loop over steps
+    (:func:`step_counters`)."""
     func = index.function_of(node)
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return {}
+    return index.memo(("params varied by callers", id(func), steps_only),
+                      lambda: _varied_params(index, path, func, steps_only, (id(func),)))
+
+
+def _varied_params(index: ModuleIndex, path: str, func: ast.FunctionDef | ast.AsyncFunctionDef, steps_only: bool,
+                   seen: tuple[int, ...]) -> dict[str, CallerLoop]:
     args = func.args
     if args.vararg is not None or args.kwarg is not None:
         return {}
     params = [a.arg for a in args.posonlyargs + args.args]
     keyword_ok = {a.arg for a in args.args + args.kwonlyargs}
-    out: dict[str, tuple[str, int]] = {}
+    out: dict[str, CallerLoop] = {}
     for site, _ in index.calls:
-        if not isinstance(site.func, ast.Name) or site.func.id != func.name or not index.loops_around(site) \
-                or in_test(index, path, site) or index.function_of(site) is func:
-            continue
-        varying = jax_loop_varying_names(index, site, steps_only=steps_only)
-        if not varying:
+        if not isinstance(site.func, ast.Name) or site.func.id != func.name or in_test(index, path, site) \
+                or index.function_of(site) is func:
             continue
         bound: list[tuple[str, ast.expr]] = []
         for i, arg in enumerate(site.args):
@@ -481,12 +510,81 @@ def params_varied_by_callers(index: ModuleIndex, path: str, node: ast.AST, *, st
             if i < len(params):
                 bound.append((params[i], arg))
         bound += [(kw.arg, kw.value) for kw in site.keywords if kw.arg in keyword_ok]
+        if index.loops_around(site):
+            varying = jax_loop_varying_names(index, site, steps_only=steps_only)
+            for param, arg in bound:
+                if param not in out and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
+                    out[param] = CallerLoop(func.name, site.lineno)
+        caller = index.function_of(site)
+        if not isinstance(caller, (ast.FunctionDef, ast.AsyncFunctionDef)) or id(caller) in seen \
+                or len(seen) >= CALLER_LEVELS or runs_traced(index.facts, index, site):
+            continue
+        outer = _varied_params(index, path, caller, steps_only, (*seen, id(caller)))
+        if not outer:
+            continue
+        # the caller's parameter, or a name it assigns from one (`size = n * 2`), passed on at this call
+        assigns = [n for n in index.scope_nodes(caller) if isinstance(n, (ast.Assign, ast.AnnAssign))]
+        origin = assigned_from(assigns, {p: p for p in outer})
         for param, arg in bound:
-            if param not in out and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
-                out[param] = (func.name, site.lineno)
+            hit = next((n.id for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in origin), None)
+            if param not in out and hit is not None:
+                loop = outer[origin[hit]]
+                out[param] = CallerLoop(func.name, loop.line, loop.where)
+    if func in index.tree.body:  # a module-level function other modules of the project call in their loops
+        for key, (line, where, steps) in index.facts.caller_loops.get(func.name, {}).items():
+            param = params[int(key)] if key.isdigit() and int(key) < len(params) else key
+            if (param in keyword_ok or param in params) and (steps or not steps_only):
+                out.setdefault(param, CallerLoop(func.name, line, where))
     # a parameter the function rebinds before the jitted call no longer holds the caller's value
     rebound = {n.id for n in index.scope_nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return {p: v for p, v in out.items() if p not in rebound}
+
+
+LoopCalls = tuple[tuple[str, int, tuple[tuple[str, bool], ...]], ...]
+
+
+def loops_into_other_modules(index: ModuleIndex, path: str) -> LoopCalls:
+    """What this file's loops pass to functions of other modules of the project, for the project pass
+    (:func:`xlacheck.analysis.project.caller_loops`): for each call of an imported function (as
+    ``ModuleFacts.external_calls`` names it: ``pkg.ops.draw``) outside tests and traced code, the
+    arguments that take a new value on every iteration of a loop around the call, or of a loop of
+    this file that calls the function around it (:func:`params_varied_by_callers`): (the imported
+    name, a line, ((position ``"0"`` or keyword, whether the value follows a step counter:
+    :func:`step_counters`), ...)), with the line of the call the loop makes (this one, or the call of the
+    function around it). Calls whose arguments do not vary are left out."""
+    facts = index.facts
+    out: list[tuple[str, int, tuple[tuple[str, bool], ...]]] = []
+    for target, _func, line, bare, call in facts.external_calls:
+        if call is None or (bare and bare in facts.module_funcs) or in_test(index, path, call) \
+                or runs_traced(facts, index, call):
+            continue
+        passed: list[tuple[str, ast.expr]] = []
+        for i, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                break
+            passed.append((str(i), arg))
+        passed += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
+        if not passed:
+            continue
+        kinds: dict[str, bool] = {}
+        at = line  # the loop's call: this one, or the call of the function around it that a loop makes
+        for steps in (True, False):
+            names = {n: line for n in jax_loop_varying_names(index, call, steps_only=steps)} \
+                if index.loops_around(call) else {}
+            around = index.function_of(call)
+            from_callers = params_varied_by_callers(index, path, call, steps_only=steps)
+            if from_callers and isinstance(around, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                assigns = [n for n in index.scope_nodes(around) if isinstance(n, (ast.Assign, ast.AnnAssign))]
+                for name, param in assigned_from(assigns, {p: p for p in from_callers}).items():
+                    names.setdefault(name, from_callers[param].line)
+            for key, arg in passed:
+                hit = next((n.id for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in names), None)
+                if key not in kinds and hit is not None:
+                    at = names[hit] if not kinds else at
+                    kinds[key] = steps
+        if kinds:
+            out.append((target, at, tuple(sorted(kinds.items()))))
+    return tuple(out)
 
 
 def jax_jitted_callee(facts: ModuleFacts, index: ModuleIndex

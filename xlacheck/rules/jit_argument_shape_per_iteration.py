@@ -10,6 +10,7 @@ from xlacheck.analysis.tables import static_arguments
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     JAX_GROWERS,
+    CallerLoop,
     bound_arguments,
     call_params,
     in_test,
@@ -62,9 +63,9 @@ class JitArgumentShapePerIteration(ModuleRule):
     by a jax.numpy/jax.random function whose size argument (a static argument of the JAX API
     table that sets the result's size: `jnp.zeros((n, d))`, `jax.random.uniform(key, (n, m))`)
     changes every iteration, and a list or dict comprehension over a range that does
-    (`[x[j] for j in range(i)]`: a new pytree structure). One level of calls is followed: a
+    (`[x[j] for j in range(i)]`: a new pytree structure). Callers are followed: a
     slice or size from a parameter of the enclosing function that a call of it in this file
-    passes a loop-varying value. Names the loop rebinds from themselves or draws at random count
+    passes a loop-varying value, also through up to two functions that pass it on. Names the loop rebinds from themselves or draws at random count
     as changing. Also an array the loop itself makes longer and never starts afresh
     (`hist = jnp.concatenate([hist, out])`, `jnp.append`/`pad`/`vstack` of itself; measured,
     `shape.new_length`), and `jnp.array(tokens)`/`jnp.stack`/`np.asarray` of a Python list the
@@ -340,7 +341,7 @@ class JitArgumentShapePerIteration(ModuleRule):
 
     def _shape_changes(self, ctx: ModuleContext, index: ModuleIndex, call: ast.Call,
                        bound: list[tuple[str, ast.expr]], varying: set[str], loops: list[ast.AST],
-                       from_callers: dict[str, tuple[str, int]]) -> tuple[str, ast.expr, str] | None:
+                       from_callers: dict[str, CallerLoop]) -> tuple[str, ast.expr, str] | None:
         """(parameter, argument, message tail) for the first argument whose shape changes between calls."""
         tail = ("each call passes a new shape, so jax.jit traces and compiles again every iteration; pass a "
                 "fixed-size (padded) array with the position or a mask, or bucket the lengths")
@@ -373,10 +374,8 @@ class JitArgumentShapePerIteration(ModuleRule):
                 sized = None if name is not None else self._varying_size(ctx, index, arg, set(from_callers), [])
                 name = name or (sized[1] if sized is not None else None)
                 if name is not None:
-                    caller, line = from_callers[name]
                     how = "is sliced by" if sized is None else f"is built by {sized[0]} with a size from"
-                    return param, arg, (f"{how} `{name}`, which `{caller}()` receives with a new value on every "
-                                        f"iteration of the loop at line {line}: {tail}")
+                    return param, arg, f"{how} `{name}`, which {from_callers[name].words()}: {tail}"
         return None
 
     @staticmethod

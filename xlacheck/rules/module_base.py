@@ -70,13 +70,16 @@ class ModuleRule(Rule):
 
 def run_module_rules(rules: Sequence[ModuleRule], tree: ast.Module, facts: ModuleFacts, path: str,
                      select: Callable[[str], bool] | None, *, torch_xla: bool = False,
-                     preview: bool = False, test_file: bool = False) -> tuple[list[Diagnostic], list[SetAside]]:
+                     preview: bool = False, test_file: bool = False, index: ModuleIndex | None = None
+                     ) -> tuple[list[Diagnostic], list[SetAside]]:
     """Run every selected module rule once (those behind ``--preview`` only with ``preview``; on a
     test file only those that check test files): their findings, and those a project fact set
-    aside; a crash becomes the engine's RuleCrash."""
+    aside; a crash becomes the engine's RuleCrash. ``index``: the file's index when the caller built it
+    already."""
     from xlacheck.analysis.flow import RuleCrash
 
     ctx = ModuleContext(path, tree, facts, torch_xla=torch_xla, preview=preview)
+    ctx._index = index
     for rule in rules:
         if select is not None and not select(rule.code) or rule.preview and not preview \
                 or test_file and not rule.checks_test_files:

@@ -9,6 +9,7 @@ from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.objects import returns_new_object
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
+    CallerLoop,
     assigned_from,
     drawn_in_loop,
     in_test,
@@ -41,10 +42,12 @@ class StaticArgumentPerIteration(ModuleRule):
     argument built in the loop as a new object of a class of this file that hashes by identity
     (a plain class without `__eq__`/`__hash__`: `step(x, Config())`, or `opts = Config()` in the
     loop body). A name the loop rebinds from itself (`lr = lr * 0.5`) or draws at random
-    (`k = rng.integers(1, 5)`) changes every iteration too. One level of calls is followed: a
+    (`k = rng.integers(1, 5)`) changes every iteration too. Callers are followed: a
     static argument computed from a parameter of the enclosing function, which a call of that
     function in this file passes a loop-varying value (`perturb(key, x, step)` called as
-    `perturb(key, x, i)` in `for i in range(n)`). Outside loops too: a static argument read out of
+    `perturb(key, x, i)` in `for i in range(n)`), also through up to two functions that pass it on
+    (`run_one(key, i)` in the loop, which calls `draw(key, i * 2)`, which calls the jitted
+    function). Outside loops too: a static argument read out of
     arrays (`int(jnp.sum(valid))`, `jnp.argmax(x).item()`, `int(valid.sum())`: an array method
     reducing over values), whose value follows the data, and a
     counter the calling function increments before the call (`self.step += 1`, or a `global`):
@@ -166,6 +169,11 @@ class StaticArgumentPerIteration(ModuleRule):
                 "def scale(x, opts):\n    return x * opts.k\n"
                 "def optimize(x, k):\n    opts = Options(k)\n    for _ in range(3):\n        x = scale(x, opts)\n"
                 "    return x\ndef main():\n    x = jnp.ones(3)\n    print(optimize(x, 2))\n"),
+        # the value the loop passes stops at a forwarder that passes a constant on: one static value
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
+                "def sample(key, n):\n    return jax.random.normal(key, (n,)).mean()\n"
+                "def draw(key, n):\n    return sample(key, n)\ndef run_one(key, size):\n    return draw(key, 8)\n"
+                "def main(key, steps):\n    for i in range(steps):\n        run_one(key, i)\n"),
     )
     INVALID = (
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
@@ -327,6 +335,17 @@ class StaticArgumentPerIteration(ModuleRule):
                              'repeat): it hashes by identity, so jax.jit compiles again for each new object; build it '
                              'once outside, or give it value equality (a frozen dataclass)'),
                 )),
+        # the loop's counter passes through two functions before the jitted call (a forwarder chain)
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
+                "def sample(key, n):\n    return jax.random.normal(key, (n,)).mean()\n"
+                "def draw(key, n):\n    return sample(key, n)\ndef run_one(key, size):\n    return draw(key, size * 2)\n"
+                "def main(key, steps):\n    for i in range(steps):\n        run_one(key, i)\n",
+                expected=(
+                    (7, 24, 'static argument `n` of jitted `sample` comes from `n`, which `draw()` receives with a '
+                            'new value on every iteration of the loop at line 12: jax.jit compiles once per distinct '
+                            'static value, so every iteration compiles again; pass it traced (with a static bound and '
+                            'a mask)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -453,7 +472,7 @@ class StaticArgumentPerIteration(ModuleRule):
         return False
 
     def _varied_by_callers(self, ctx: ModuleContext, call: ast.Call, bound: list[tuple[str, ast.expr]],
-                           from_callers: dict[str, tuple[str, int]]) -> None:
+                           from_callers: dict[str, CallerLoop]) -> None:
         """A static argument computed from a parameter that the enclosing function's callers in this
         file pass a new value on every iteration of a loop, directly or through names the function
         assigns from it (``lr = 0.1 / (i + 1)`` in ``run_step(i)``)."""
@@ -462,12 +481,11 @@ class StaticArgumentPerIteration(ModuleRule):
             hit = next((n.id for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in origin), None)
             if hit is not None:
                 via = "" if origin[hit] == hit else f"`{hit}`, computed from "
-                caller, line = from_callers[origin[hit]]
                 ctx.report(self, arg, f"static argument `{param}` of jitted "
                                       f"`{ast.unparse(call.func)}` comes from {via}`{origin[hit]}`, which "
-                                      f"`{caller}()` receives with a new value on every iteration of the loop at line "
-                                      f"{line}: jax.jit compiles once per distinct static value, so every iteration "
-                                      "compiles again; pass it traced (with a static bound and a mask)")
+                                      f"{from_callers[origin[hit]].words()}: jax.jit compiles once per distinct "
+                                      "static value, so every iteration compiles again; pass it traced (with a "
+                                      "static bound and a mask)")
                 return
 
 
@@ -521,7 +539,7 @@ def _namedtuple_class(index: ModuleIndex, name: str) -> bool:
                for c in index.tree.body)
 
 
-def _assigned_from(index: ModuleIndex, call: ast.Call, params: dict[str, tuple[str, int]]) -> dict[str, str]:
+def _assigned_from(index: ModuleIndex, call: ast.Call, params: dict[str, CallerLoop]) -> dict[str, str]:
     """{name: parameter}: the parameters in ``params`` and the names the function around ``call``
     assigns (plain ``=``, followed to a fixed point) from values that read them: a number computed
     from a value that changes on every call changes on every call too."""

@@ -475,10 +475,9 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
             hit = _hit(index, arg, set(from_callers), [])
             if hit is not None:
                 item, name, how = hit
-                caller, line = from_callers[name]
                 what = _argument(param) if item is arg else f"an item of {_argument(param)}"
-                ctx.report(self, arg, f"{what} of tf.function `{callee}` is {how} `{name}`, which `{caller}()` "
-                                      f"receives with a new value on every iteration of the loop at line {line}: "
+                ctx.report(self, arg, f"{what} of tf.function `{callee}` is {how} `{name}`, which "
+                                      f"{from_callers[name].words()}: "
                                       f"each call passes a new shape, so it traces{compiles} again every "
                                       "iteration; pass the fixed-size buffer with the position (or a mask), or "
                                       "bucket the lengths")

@@ -9,6 +9,7 @@ from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 from xlacheck.rules._recompile_scope import (
+    CALLER_LEVELS,
     jax_static_argument_calls,
     jitted_with_static_params,
     static_hash_kind,
@@ -69,9 +70,9 @@ class UnhashableStaticArgument(ModuleRule):
     call of a builtin that builds one (`list(...)`, `sorted(...)`, `dict(...)`, `set(...)`) or a
     `slice(...)` (hashable only from Python 3.12: flagged when the project's oldest Python,
     config `target-version` or `requires-python`, else the running interpreter, is older) (also
-    through a name assigned once, an array method such as `.astype(...)` of a JAX array, or one
-    level of calls: a parameter of the enclosing function that a call of it in this file passes
-    such a value); a static parameter annotated with such a type (`cfg: Config`, `sizes: list[int]`,
+    through a name assigned once, an array method such as `.astype(...)` of a JAX array, or the
+    callers: a parameter of the enclosing function that a call of it in this file passes such a
+    value, also through up to two functions that pass it on); a static parameter annotated with such a type (`cfg: Config`, `sizes: list[int]`,
     `idx: jax.Array`); and a static parameter that the jitted function itself reads as a dict
     (`hparams["activation"]`) or uses through a member only JAX arrays have (`w.at[...]`;
     not `.astype`/`.item()`/`.tolist()`, which a hashable NumPy scalar also has, nor
@@ -243,6 +244,18 @@ class UnhashableStaticArgument(ModuleRule):
                              'supported); store a hashable value in the field instead (a tuple of pairs, a '
                              'FrozenDict)'),
                 )),
+        # the array reaches the static parameter through two functions that pass it on (mcx#58's warm-up)
+        Example("import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
+                "@partial(jax.jit, static_argnums=2)\ndef leapfrog(q, p, m, eps):\n    return q + eps * m * p\n"
+                "def proposal(q, p, m, eps):\n    return leapfrog(q, p, m, eps)\n"
+                "def sampler(q, p, m):\n    return proposal(q, p, m, 0.1)\n"
+                "def run(q, p):\n    return sampler(q, p, jnp.ones(3))\n",
+                expected=(
+                    (8, 27, 'static argument `m` of jitted `leapfrog` receives a JAX array (jnp.ones), passed to '
+                            '`sampler()` at line 12 and on to `proposal()` at line 10: jax.jit hashes static '
+                            'arguments for its cache and arrays are unhashable (ValueError: Non-hashable static '
+                            'arguments are not supported); pass a Python value or make the argument traced'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -306,9 +319,11 @@ class UnhashableStaticArgument(ModuleRule):
 
     @staticmethod
     def _unhashable(ctx: ModuleContext, index: ModuleIndex, arg: ast.expr, depth: int = 0,
-                    callers: bool = True) -> str | None:
+                    callers: int = CALLER_LEVELS) -> str | None:
         """What unhashable value ``arg`` certainly is: a list/dict/set literal, or a JAX array (the
-        result of a jax.numpy/jax.lax function the JAX API table measured as returning one)."""
+        result of a jax.numpy/jax.lax function the JAX API table measured as returning one); for a
+        parameter, what the calls of its function in this file pass, followed back through up to
+        ``callers`` functions that pass on a parameter of their own."""
         what = _UNHASHABLE_LITERALS.get(type(arg))
         if what is not None:
             return what
@@ -332,7 +347,7 @@ class UnhashableStaticArgument(ModuleRule):
                 for field_name, value in passed:
                     if hashed is not None and field_name not in hashed:
                         continue  # left out of the hash, or a position no field of this class names
-                    inner = UnhashableStaticArgument._unhashable(ctx, index, value, depth + 1, callers=False)
+                    inner = UnhashableStaticArgument._unhashable(ctx, index, value, depth + 1, callers=0)
                     if inner is not None and inner in _UNHASHABLE_LITERALS.values():
                         return f"a `{callee}` holding {inner} (its generated __hash__ hashes every field)"
             name = ctx.facts.aliases.resolve(arg.func)
@@ -362,16 +377,18 @@ class UnhashableStaticArgument(ModuleRule):
                                           ctx=ast.Store())))]
             if not rebound:
                 return UnhashableStaticArgument._parameter(ctx, func, arg.id) or (
-                    UnhashableStaticArgument._from_callers(ctx, index, func, arg.id) if callers else None)
+                    UnhashableStaticArgument._from_callers(ctx, index, func, arg.id, callers) if callers else None)
             if len(rebound) == 1 and isinstance(rebound[0], ast.Assign):
                 return UnhashableStaticArgument._unhashable(ctx, index, rebound[0].value, depth + 1)
         return None
 
     @staticmethod
     def _from_callers(ctx: ModuleContext, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef,
-                      name: str) -> str | None:
+                      name: str, callers: int) -> str | None:
         """What unhashable value a call of ``func`` in this file passes for its parameter ``name``
-        (one level of calls: ``def grid_for(r): return grid(r)`` called as ``grid_for(jnp.add(r, 1))``)."""
+        (``def grid_for(r): return grid(r)`` called as ``grid_for(jnp.add(r, 1))``), also where that
+        call passes on a parameter of its own function, up to ``callers`` functions back (``sampler(q, p,
+        jnp.ones(3))``, which calls ``hmc_proposal(q, p, m)``, which calls the jitted function)."""
         args = func.args
         if args.vararg is not None:
             return None
@@ -386,9 +403,10 @@ class UnhashableStaticArgument(ModuleRule):
                     passed = None
             if passed is None:
                 continue
-            what = UnhashableStaticArgument._unhashable(ctx, index, passed, 0, callers=False)
+            what = UnhashableStaticArgument._unhashable(ctx, index, passed, 0, callers=callers - 1)
             if what is not None and not what.startswith("a traced value"):
-                return f"{what}, passed to `{func.name}()` at line {site.lineno}"
+                on = " and on" if ", passed to `" in what else ", passed"
+                return f"{what}{on} to `{func.name}()` at line {site.lineno}"
         return None
 
     @staticmethod
