@@ -1433,16 +1433,16 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
         falsy_keys: set[int] = set()  # {"flag": False}: a dict of keyword arguments that passes a falsy literal
         # text no code reads (a docstring, a bare string statement) and the instance's copy of the parameter
         # (``self.flag = flag`` in the def taking it, read back as ``self.flag``): neither sets it
-        prose = {id(e.value) for e in ast.walk(tree) if isinstance(e, ast.Expr) and isinstance(e.value, ast.Constant)}
+        prose = {id(e.value) for e in _all_nodes(tree) if isinstance(e, ast.Expr) and isinstance(e.value, ast.Constant)}
         kept = _self_copies(tree, flag)
-        for cls in ast.walk(tree):
+        for cls in _all_nodes(tree):
             if isinstance(cls, ast.ClassDef):
                 for s in cls.body:
                     owner[s] = cls.name
             elif isinstance(cls, ast.Dict):
                 falsy_keys.update(id(k) for k, v in zip(cls.keys, cls.values)
                                   if isinstance(k, ast.Constant) and k.value == flag and _falsy(v))
-        for node in ast.walk(tree):
+        for node in _all_nodes(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == flag:
                 return False  # a property or method of that name: ``self.flag`` may be anything
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -1474,7 +1474,7 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
         if tree is None:
             return False
         around: dict[int, list[ast.ClassDef]] | None = None  # id(super() call) -> the classes around it
-        for node in ast.walk(tree):
+        for node in _all_nodes(tree):
             if not isinstance(node, ast.Call):
                 continue
             called = node.func.id if isinstance(node.func, ast.Name) else (
@@ -1492,11 +1492,25 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
     return True
 
 
+def _all_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` in ``ast.walk`` order, listed once per tree and kept on it: :func:`_never_set` scans
+    each file once per flag, and a module with many keyword defaults asks about many flags."""
+    nodes: list[ast.AST] | None = getattr(tree, "_xlacheck_nodes", None)
+    if nodes is None:
+        nodes = list(ast.walk(tree))
+        tree._xlacheck_nodes = nodes  # type: ignore[attr-defined]
+    return nodes
+
+
 def _classes_around_super(tree: ast.Module) -> dict[int, list[ast.ClassDef]]:
     """id of each ``super()`` call -> the classes whose body holds it, outermost first (one walk of each
-    class, instead of one per call)."""
+    class, instead of one per call; kept on the tree)."""
+    kept: dict[int, list[ast.ClassDef]] | None = getattr(tree, "_xlacheck_around", None)
+    if kept is not None:
+        return kept
     around: dict[int, list[ast.ClassDef]] = {}
-    for cls in ast.walk(tree):
+    tree._xlacheck_around = around  # type: ignore[attr-defined]
+    for cls in _all_nodes(tree):
         if isinstance(cls, ast.ClassDef):
             for n in ast.walk(cls):
                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "super":
@@ -1531,7 +1545,9 @@ def _self_copies(tree: ast.AST, flag: str) -> set[int]:
     if flag == "training" or flag.startswith("_"):
         return set()
     out: set[int] = set()
-    for cls in ast.walk(tree):
+    if not any(isinstance(n, ast.Attribute) and n.attr == flag for n in _all_nodes(tree)):
+        return out
+    for cls in _all_nodes(tree):
         if not isinstance(cls, ast.ClassDef):
             continue
         attrs = [n for n in ast.walk(cls) if isinstance(n, ast.Attribute) and n.attr == flag
@@ -1607,15 +1623,22 @@ def _unset(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[s
             verdict[flag] = _never_set(flag, texts, parse)
         return verdict[flag]
 
+    tested: set[str] = set()  # the names `if` tests of the file read (`flag`, `self.flag`): only those matter
+
     def falsy_params(f: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, object]:
-        return {n: d.value for n, d in _defaults(f).items() if _falsy(d) and isinstance(d, ast.Constant)
-                and unset(n)}
+        return {n: d.value for n, d in _defaults(f).items() if n in tested and _falsy(d)
+                and isinstance(d, ast.Constant) and unset(n)}
 
     out: dict[str, dict[str, dict[str, object]]] = {}
     for path in candidates:
         tree = parse(os.path.abspath(path))
         if tree is None:
             continue
+        # (literal_test decides `if` statements only; asking _never_set about no other parameter keeps a large
+        # module with many keyword defaults cheap)
+        tested = {n.id if isinstance(n, ast.Name) else n.attr for i in ast.walk(tree) if isinstance(i, ast.If)
+                  for n in ast.walk(i.test) if isinstance(n, ast.Name) or isinstance(n, ast.Attribute)
+                  and isinstance(n.value, ast.Name) and n.value.id == "self"}
         found_here: dict[str, dict[str, object]] = {}
         for s in tree.body:
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and (known := falsy_params(s)):
