@@ -24,7 +24,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from xlacheck.analysis.project import ProjectFile, call_literals, unreached_modules, unused_classes  # noqa: E402
+from xlacheck.analysis.project import (  # noqa: E402
+    ProjectFile,
+    call_literals,
+    merge_literals,
+    unreached_modules,
+    unset_flags,
+    unused_classes,
+)
 from xlacheck.engine import CheckedFile, check_file  # noqa: E402
 from xlacheck.fixes import decode_source  # noqa: E402
 from xlacheck.rewrites._fix import apply_edits  # noqa: E402
@@ -45,7 +52,8 @@ def lint_paths(paths: list[str], *, torch_xla: bool, preview: bool) -> list[tupl
     literals only decide branches that never run, so a file without findings keeps none), and those
     with findings in modules nothing in the project imports, names or runs
     (analysis.project.unreached_modules) or in classes nothing in the project names
-    (analysis.project.unused_classes); files are decoded as the CLI decodes them
+    (analysis.project.unused_classes), the call literals joined by the parameters nothing in the project
+    sets (analysis.project.unset_flags); files are decoded as the CLI decodes them
     (a BOM is not a syntax error). Returns (path, source, checked file) in the order of ``paths``
     (benchmarks/judged_real_code.py lints the PyTorch corpora with it)."""
     first = {}
@@ -55,6 +63,8 @@ def lint_paths(paths: list[str], *, torch_xla: bool, preview: bool) -> list[tupl
     literals = call_literals([ProjectFile(p, p, c.summary) for p, (_, c) in first.items() if c.summary is not None])
     unreached = unreached_modules(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
     unused = unused_classes(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
+    literals = merge_literals(literals, unset_flags(paths, only=[p for p, (_, c) in first.items()
+                                                                   if c.result.diagnostics]))
     out = []
     for path in paths:
         source, checked = first[path]

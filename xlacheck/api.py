@@ -181,9 +181,11 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
             call_literals,
             caller_loops,
             imports,
+            merge_literals,
             resolve,
             uncompiled_modules,
             unreached_modules,
+            unset_flags,
             unused_classes,
         )
 
@@ -205,6 +207,10 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     # classes nothing in the project names: no step runs their methods (the torch adapter reads it too)
     unused = unused_classes([str(f.path) for f in files if f.stdin is None], only=found, cache=plan.cache) if (
         len(project) > 1 and found) else {}
+    # parameters with a falsy default that nothing in the project sets: literals too, for the same branch decisions
+    if len(project) > 1 and found:
+        literals = merge_literals(literals, unset_flags([str(f.path) for f in files if f.stdin is None], only=found,
+                                                        cache=plan.cache))
     # TensorFlow files with findings (or facts that may give them some) whose project holds no compiled entry:
     # a fact that only sets findings aside
     tf_found = [str(f.path) for f, o in zip(files, first) if f.stdin is None and not plan.settings.declares_jit(f.rel)

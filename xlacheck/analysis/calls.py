@@ -461,10 +461,21 @@ def closed_call_literals(tree: ast.Module, functions: Iterable[FunctionInfo],
     return out
 
 
+def _literal_key(e: ast.expr) -> str | None:
+    """How ``literals`` name what ``e`` reads: a parameter ``p`` as ``"p"``, the instance's copy of one
+    (``self.p``, :func:`xlacheck.analysis.project.unset_flags`) as ``"self.p"``; None for anything else."""
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self":
+        return f"self.{e.attr}"
+    return None
+
+
 def literal_test(test: ast.expr, literals: Mapping[str, object]) -> bool | None:
     """The truth of a test on parameters known to be literals: ``p``, ``not p``, ``p is None``,
     ``p is not None``, ``p == "cpu"``, ``p != 0``, and ``and``/``or`` of such tests; None when the test
-    depends on anything else."""
+    depends on anything else. ``self.p`` reads the instance's copy of a parameter where ``literals`` hold
+    one (``"self.p"``)."""
     if not literals:
         return None
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -476,16 +487,18 @@ def literal_test(test: ast.expr, literals: Mapping[str, object]) -> bool | None:
         if decisive in parts:
             return decisive
         return None if None in parts else not decisive
-    if isinstance(test, ast.Name):
-        value = literals.get(test.id, _UNKNOWN)
+    key = _literal_key(test)
+    if key is not None:
+        value = literals.get(key, _UNKNOWN)
         return None if value is _UNKNOWN else bool(value)
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, right, op = test.left, test.comparators[0], test.ops[0]
         if isinstance(left, ast.Constant):
             left, right = right, left
-        if not isinstance(left, ast.Name) or left.id not in literals:
+        key = _literal_key(left)
+        if key is None or key not in literals:
             return None
-        value, other = literals[left.id], _literal(right)
+        value, other = literals[key], _literal(right)
         if other is _UNKNOWN:
             return None
         if isinstance(op, (ast.Is, ast.IsNot)):

@@ -1461,9 +1461,12 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
     """Whether no file of the project can set parameter ``flag`` to anything but a falsy literal: every
     file that writes the word is Python, where each def taking it gives it a falsy literal default, each
     keyword passes it on (``flag=flag``) or passes a falsy literal (so does a dict entry ``"flag": False``, the
-    keyword arguments of a config built in code), and it is otherwise only read as a plain name: no config,
-    script or doc names it, no other string (another dict key, ``getattr``, an argparse option) holds it,
-    no attribute carries it, nothing assigns it; and no call by the name of a def taking it (or a
+    keyword arguments of a config built in code), and it is otherwise only read as a plain name or as the
+    instance's copy of it (``self.flag = flag`` in a def taking it, the class's only store of ``self.flag``:
+    :func:`_self_copies`): no config, script or doc names it, no other string (another dict key, ``getattr``,
+    an argparse option; a docstring or other bare string statement does not count) holds it, no other
+    attribute carries it, no def (a property) is named after it, nothing assigns it; and no call by the name
+    of a def taking it (or a
     subclass's ``super().__init__``/``Base.__init__(self, ...)`` of a class taking it) passes positional
     arguments as far as it (or ``*args``). ``parse``: path -> its tree (None: not parseable), so that a
     caller asking about several flags parses each file once (:func:`_shut_lines`)."""
@@ -1479,14 +1482,20 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
             return False
         owner: dict[ast.AST, str] = {}
         falsy_keys: set[int] = set()  # {"flag": False}: a dict of keyword arguments that passes a falsy literal
-        for cls in ast.walk(tree):
+        # text no code reads (a docstring, a bare string statement) and the instance's copy of the parameter
+        # (``self.flag = flag`` in the def taking it, read back as ``self.flag``): neither sets it
+        prose = {id(e.value) for e in _all_nodes(tree) if isinstance(e, ast.Expr) and isinstance(e.value, ast.Constant)}
+        kept = _self_copies(tree, flag)
+        for cls in _all_nodes(tree):
             if isinstance(cls, ast.ClassDef):
                 for s in cls.body:
                     owner[s] = cls.name
             elif isinstance(cls, ast.Dict):
                 falsy_keys.update(id(k) for k, v in zip(cls.keys, cls.values)
                                   if isinstance(k, ast.Constant) and k.value == flag and _falsy(v))
-        for node in ast.walk(tree):
+        for node in _all_nodes(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == flag:
+                return False  # a property or method of that name: ``self.flag`` may be anything
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 defaults = _defaults(node)
                 if flag in defaults and not _falsy(defaults[flag]):
@@ -1501,10 +1510,10 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
                     return False
             elif isinstance(node, ast.Name) and node.id == flag and not isinstance(node.ctx, ast.Load):
                 return False
-            elif isinstance(node, ast.Attribute) and node.attr == flag:
+            elif isinstance(node, ast.Attribute) and node.attr == flag and id(node) not in kept:
                 return False
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and word.search(node.value) \
-                    and id(node) not in falsy_keys:
+                    and id(node) not in falsy_keys and id(node) not in prose:
                 return False
     if not takers:
         return False
@@ -1516,7 +1525,7 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
         if tree is None:
             return False
         around: dict[int, list[ast.ClassDef]] | None = None  # id(super() call) -> the classes around it
-        for node in ast.walk(tree):
+        for node in _all_nodes(tree):
             if not isinstance(node, ast.Call):
                 continue
             called = node.func.id if isinstance(node.func, ast.Name) else (
@@ -1534,11 +1543,25 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
     return True
 
 
+def _all_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` in ``ast.walk`` order, listed once per tree and kept on it: :func:`_never_set` scans
+    each file once per flag, and a module with many keyword defaults asks about many flags."""
+    nodes: list[ast.AST] | None = getattr(tree, "_xlacheck_nodes", None)
+    if nodes is None:
+        nodes = list(ast.walk(tree))
+        tree._xlacheck_nodes = nodes  # type: ignore[attr-defined]
+    return nodes
+
+
 def _classes_around_super(tree: ast.Module) -> dict[int, list[ast.ClassDef]]:
     """id of each ``super()`` call -> the classes whose body holds it, outermost first (one walk of each
-    class, instead of one per call)."""
+    class, instead of one per call; kept on the tree)."""
+    kept: dict[int, list[ast.ClassDef]] | None = getattr(tree, "_xlacheck_around", None)
+    if kept is not None:
+        return kept
     around: dict[int, list[ast.ClassDef]] = {}
-    for cls in ast.walk(tree):
+    tree._xlacheck_around = around  # type: ignore[attr-defined]
+    for cls in _all_nodes(tree):
         if isinstance(cls, ast.ClassDef):
             for n in ast.walk(cls):
                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "super":
@@ -1565,6 +1588,36 @@ def _init_base(owner: ast.expr, around: dict[int, list[ast.ClassDef]],
     return None
 
 
+def _self_copies(tree: ast.AST, flag: str) -> set[int]:
+    """Ids of the ``self.flag`` attributes of ``tree`` that only copy parameter ``flag``: the targets of
+    ``self.flag = flag`` in a method that takes ``flag`` (and does not rebind it), and every ``self.flag`` read in
+    a class whose only stores of the attribute are such copies. Empty for a name ``nn.Module`` sets itself
+    (``training``) or a private one."""
+    if flag == "training" or flag.startswith("_"):
+        return set()
+    out: set[int] = set()
+    if not any(isinstance(n, ast.Attribute) and n.attr == flag for n in _all_nodes(tree)):
+        return out
+    for cls in _all_nodes(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        attrs = [n for n in ast.walk(cls) if isinstance(n, ast.Attribute) and n.attr == flag
+                 and isinstance(n.value, ast.Name) and n.value.id == "self"]
+        copies: set[int] = set()
+        for f in cls.body:
+            if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) or flag not in _defaults(f):
+                continue
+            if any(isinstance(n, ast.Name) and n.id == flag and not isinstance(n.ctx, ast.Load) for n in ast.walk(f)):
+                continue
+            copies |= {id(t) for a in ast.walk(f) if isinstance(a, ast.Assign) and len(a.targets) == 1
+                       and isinstance(a.value, ast.Name) and a.value.id == flag for t in a.targets
+                       if isinstance(t, ast.Attribute) and t.attr == flag and isinstance(t.value, ast.Name)
+                       and t.value.id == "self"}
+        if copies and all(id(n) in copies or isinstance(n.ctx, ast.Load) for n in attrs):
+            out |= {id(n) for n in attrs}
+    return out
+
+
 def _shut_lines(paths: set[str], texts: Sequence[tuple[str, str]]) -> dict[str, list[tuple[int, int]]]:
     """Per path of ``paths``: the (first, last) lines of the branches that never run because the parameter that
     opens them has a falsy default and nothing in the project passes it another value (:func:`_never_set`):
@@ -1585,4 +1638,88 @@ def _shut_lines(paths: set[str], texts: Sequence[tuple[str, str]]) -> dict[str, 
                 verdict[flag] = _never_set(flag, texts, parse)
             if verdict[flag]:
                 out.setdefault(path, []).append((a, b))
+    return out
+
+
+# --- flags nothing sets, as literals: what the torch adapter's branch decisions read -----------------
+
+
+def unset_flags(paths: Sequence[str], root: str | None = None, only: Sequence[str] | None = None,
+                cache: ResultCache | None = None) -> dict[str, dict[str, dict[str, object]]]:
+    """Per path of the run's torch ``.py`` files (of ``only``, when given): {qualname: {name: literal}} for the
+    parameters with a falsy literal default (``False``, ``None``, ``0``) that no file of the project can set
+    (:func:`_never_set`: no call, keyword, config, script or string names it but to pass it on or pass a falsy
+    literal), keyed as :func:`xlacheck.analysis.calls.closed_call_literals` reads the run's call literals
+    (``"f"``, ``"Cls.method"``), and, for each method of a class whose ``__init__`` keeps such a parameter as
+    ``self.flag = flag``, ``"self.flag"``: the copy is that literal in every instance (generative-models'
+    ``scale_input_to_tgt_size=False``, stored by the loss and tested in its forward, which no config sets).
+    Python binds the default whenever a call leaves a parameter out, so :func:`~xlacheck.analysis.calls.
+    literal_test` decides the branches they open as it decides those every call rules out. What the
+    project's tests pass does not count (a branch only they open runs only under them). Cached as
+    :func:`unreached_modules` is."""
+    return _cached_torch_scan(paths, root, only, cache, "unset-flags", _unset, dict)
+
+
+def _unset(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[str, dict[str, dict[str, object]]]:
+    """:func:`unset_flags` over the files :func:`_reach_files` found under ``root``."""
+    from xlacheck.engine import is_test_file
+
+    texts = [(os.path.abspath(p), t) for p, t in _reach_texts(found)
+             if not is_test_file(os.path.relpath(os.path.abspath(p), root))]
+    parse = _tree_cache(texts)
+    verdict: dict[str, bool] = {}
+
+    def unset(flag: str) -> bool:
+        if flag not in verdict:
+            verdict[flag] = _never_set(flag, texts, parse)
+        return verdict[flag]
+
+    tested: set[str] = set()  # the names `if` tests of the file read (`flag`, `self.flag`): only those matter
+
+    def falsy_params(f: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, object]:
+        return {n: d.value for n, d in _defaults(f).items() if n in tested and _falsy(d)
+                and isinstance(d, ast.Constant) and unset(n)}
+
+    out: dict[str, dict[str, dict[str, object]]] = {}
+    for path in candidates:
+        tree = parse(os.path.abspath(path))
+        if tree is None:
+            continue
+        # (literal_test decides `if` statements only; asking _never_set about no other parameter keeps a large
+        # module with many keyword defaults cheap)
+        tested = {n.id if isinstance(n, ast.Name) else n.attr for i in ast.walk(tree) if isinstance(i, ast.If)
+                  for n in ast.walk(i.test) if isinstance(n, ast.Name) or isinstance(n, ast.Attribute)
+                  and isinstance(n.value, ast.Name) and n.value.id == "self"}
+        found_here: dict[str, dict[str, object]] = {}
+        for s in tree.body:
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and (known := falsy_params(s)):
+                found_here[s.name] = known
+            if not isinstance(s, ast.ClassDef):
+                continue
+            methods = [f for f in s.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            init = next((f for f in methods if f.name == "__init__"), None)
+            copies = {}
+            if init is not None:
+                for flag, value in falsy_params(init).items():
+                    if _self_copies(s, flag):
+                        copies[f"self.{flag}"] = value
+            for f in methods:
+                known = {**copies, **falsy_params(f)}
+                if known:
+                    found_here[f"{s.name}.{f.name}"] = known
+        if found_here:
+            out[path] = found_here
+    return out
+
+
+def merge_literals(calls: Mapping[str, Mapping[str, Mapping[str, object]]],
+                   flags: Mapping[str, Mapping[str, Mapping[str, object]]]) -> dict[str, dict[str, dict[str, object]]]:
+    """The run's call literals (:func:`call_literals`) with the literals of :func:`unset_flags` added, per path
+    and qualname (where both name one parameter they agree: a parameter nothing sets is its default at every
+    call)."""
+    out = {path: {q: dict(v) for q, v in by.items()} for path, by in calls.items()}
+    for path, by in flags.items():
+        for q, v in by.items():
+            out.setdefault(path, {}).setdefault(q, {}).update({k: x for k, x in v.items()
+                                                               if k not in out[path][q]})
     return out

@@ -142,8 +142,25 @@ def batch_builders_padding_to_longest(ctx: ModuleContext) -> list[tuple[ast.AST,
         hit = _pads_to_longest(ctx, node)
         if hit is None or id(hit) in in_collates or not _sizes_torch_tensor(ctx, node, hit):
             continue
+        if _set_up_of_its_loop(ctx, node, hit):
+            continue
         out.append((node, hit))
     return out
+
+
+def _set_up_of_its_loop(ctx: ModuleContext, func: ast.AST, hit: ast.AST) -> bool:
+    """The function runs a step loop itself (a training script's ``main``) and takes the maximum in its own
+    statements before or after that loop, not in one of its trips nor in a nested function: it runs once per
+    run, over the data set (parler-tts' ``max(len(l[0]) for l in max_sample["labels"])``, the longest target
+    of the training set for ``padding="max_length"``), not once per batch."""
+    loops = [st.loop for st in ctx.torch.steps if st.loop is not None and st.owner is func]
+    if not loops:
+        return False
+    line = getattr(hit, "lineno", 0)
+    if any(loop.lineno <= line <= (loop.end_lineno or loop.lineno) for loop in loops):
+        return False
+    return not any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and n is not func
+                   and n.lineno <= line <= (n.end_lineno or n.lineno) for n in ast.walk(func))
 
 
 class TorchCollatePadsToLongest(ModuleRule):
@@ -155,7 +172,9 @@ class TorchCollatePadsToLongest(ModuleRule):
     (directly or through `MpDeviceLoader`). With the `--torch-xla` declaration (the project's
     torch code runs on XLA) and a step in the file, also any top-level function or method that
     builds torch tensors that long (`torch.full((b, longest), pad)`, `pad_sequence`), however the
-    batch reaches the step. Hugging Face collators and tokenizer padding are XLA401's.
+    batch reaches the step; not a function that runs the step loop itself and takes the longest in
+    its own statements outside that loop (once per run, over the data set). Hugging Face collators
+    and tokenizer padding are XLA401's.
 
     ## Why is this bad?
     Each batch gets the length of its longest example, so the step sees a new input shape for
@@ -211,6 +230,12 @@ class TorchCollatePadsToLongest(ModuleRule):
                 "def train(model, data, opt, device):\n    for _ in range(100):\n        x = get_batch(data, device)\n"
                 "        model(x).sum().backward()\n        opt.step()\n        torch_xla.sync()\n",
                 torch_xla=True),
+        # the function that runs the step loop takes the data set's longest once, before the loop: one length
+        Example("import torch\nimport torch_xla\ndef main(model, dataset, loader, opt):\n"
+                "    device = torch_xla.device()\n    longest = max(len(ids) for ids in dataset)\n"
+                "    pad = torch.zeros(1, longest, dtype=torch.long)\n    for ids in loader:\n"
+                "        loss = model(torch.cat([ids, pad]).to(device)).sum()\n        loss.backward()\n"
+                "        opt.step()\n        torch_xla.sync()\n", torch_xla=True),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nfrom torch.utils.data import DataLoader\n"

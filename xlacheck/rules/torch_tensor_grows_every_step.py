@@ -73,7 +73,10 @@ def _outlives(target: ast.expr, step: Step, region_assigns: list[ast.Assign]) ->
         return not any(isinstance(n, ast.Name) and n.id == owner and isinstance(n.ctx, ast.Store)
                        for a in region_assigns for t in a.targets for n in ast.walk(t))
     if isinstance(target, ast.Name) and step.loop is not None:
-        return True  # (the caller checked it has no other assignment in the loop)
+        # (the caller checked it has no other assignment in the loop) but for the loop's own target, bound afresh
+        # from the iterable at every trip: `for data, y in loader: data = torch.cat([data, data])` doubles each
+        # new batch, a fixed shape, and keeps nothing from the trip before
+        return not (isinstance(step.loop, (ast.For, ast.AsyncFor)) and target.id in bound_names(step.loop))
     return False
 
 
@@ -84,7 +87,8 @@ class TorchTensorGrowsEveryStep(ModuleRule):
     `hstack`, `vstack`) where `state` outlives the step: an attribute (`self.preds =
     torch.cat((self.preds, logits))`), an item of a container the step does not create
     (`state["ids"] = torch.cat([ids, next_token], 1)` after `ids = state["ids"]`), or, in a step
-    loop, a name that the loop body only ever grows. A tensor kept on the CPU (assigned from
+    loop, a name that the loop body only ever grows (not the loop's own variable, bound afresh from the
+    iterable at every trip). A tensor kept on the CPU (assigned from
     `.cpu()`, or grown with a piece built without `device=`) is host bookkeeping and is not flagged.
     Also a Python list that outlives the step (a module-level list for a step function, a list
     built before a step loop), that the step appends a device tensor to and joins whole
@@ -145,6 +149,12 @@ class TorchTensorGrowsEveryStep(ModuleRule):
                 "        return (torch.stack(list(WINDOW)).mean() + torch.stack(HIST).mean()\n"
                 "                + torch.stack(outs).sum())\n",
                 torch_xla=True),
+        # the step loop's own variable, bound afresh from the loader at every trip: the batch doubled, a fixed shape
+        Example("import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"
+                "def train(model, loader, opt):\n    device = torch_xla.device()\n"
+                "    for data, target in pl.MpDeviceLoader(loader, device):\n"
+                "        data = torch.cat([data, data], dim=0)\n        loss = model(data).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n", torch_xla=True),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nclass Eval:\n    def __init__(self, model):\n"
