@@ -63,6 +63,7 @@ from xlacheck.analysis.scopes import (
     parameter_defaults,
 )
 from xlacheck.analysis.tables import (
+    CALL_METHODS,
     JAX_FUNCTION_TRANSFORMS,
     JAX_JIT_NAMES,
     JAX_TRACING_PRIMITIVES,
@@ -1044,7 +1045,7 @@ def _lookup(ref: ast.expr, caller: FunctionInfo | None, cls: ClassInfo | None,
                 return _lookup(ref.args[0], caller, cls, module_funcs, classes, by_node)
         if isinstance(ref.func, ast.Name) and ref.func.id in classes:
             c = classes[ref.func.id]  # an instance of a class defined here: its __call__/call
-            return [m for n, m in c.methods.items() if n in ("__call__", "call", "update_state", "result")]
+            return [m for n, m in c.methods.items() if n in (*CALL_METHODS, "update_state", "result")]
         return []
     if isinstance(ref, ast.Name):
         scope = caller
@@ -1529,7 +1530,7 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
             (h.caller is None or not _binds(h.caller, h.ref.id)):
         # ds.map(vocab) with the module's `vocab = Vocab()`, a layer of this file: its call runs on the host
         owner = inf.classes.get(inf.scanner.instances.get(h.ref.id) or "")
-        targets = [m for n, m in owner.methods.items() if n in ("call", "__call__")] if owner is not None else []
+        targets = [m for n, m in owner.methods.items() if n in CALL_METHODS] if owner is not None else []
     level = Level.CERTAIN if h.xla else Level.LIKELY if h.role in (Role.COMPILED, Role.LAYER) else Level.GRAPH
     if not targets:
         _note_external_handoff(inf, h, level)
@@ -1797,7 +1798,7 @@ def _iterated_instance_calls(info: FunctionInfo, name: str, classes: Mapping[str
         for element in elements:
             cname = element.func.id if isinstance(element, ast.Call) and isinstance(element.func, ast.Name) else None
             c = classes.get(cname) if cname is not None else None
-            method = next((c.methods[m] for m in ("__call__", "call") if m in c.methods), None) if c else None
+            method = next((c.methods[m] for m in CALL_METHODS if m in c.methods), None) if c else None
             if method is None:
                 return []
             if method not in found:
@@ -2107,7 +2108,7 @@ def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes:
             continue
         built = instances.get(n) if compiled else None
         if built in classes:
-            found = [m for k, m in classes[built].methods.items() if k in ("__call__", "call")]
+            found = [m for k, m in classes[built].methods.items() if k in CALL_METHODS]
         init = None if found else _plain_constructor(classes, n)
         out.extend(found if init is None else [init])
     for on_self, name, method in sorted(info.called_object_methods):

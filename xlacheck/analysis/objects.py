@@ -22,7 +22,7 @@ from xlacheck.analysis import chain_root, is_none, walk
 from xlacheck.analysis.imports import same_object
 from xlacheck.analysis.reductions import own_returns_and_assignments
 from xlacheck.analysis.scopes import BuiltValues, built_values, own_nodes
-from xlacheck.analysis.tables import TENSOR_ARRAYS, TF_VARIABLES
+from xlacheck.analysis.tables import CALL_METHODS, TENSOR_ARRAYS, TF_VARIABLES
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ def inherited_calls(classes: Mapping[str, tuple[tuple[str, ...], frozenset[str]]
     its objects run (a class the op table probes, or any Keras class)."""
     out: dict[str, str] = {}
     for name, (bases, methods) in classes.items():
-        if methods & {"call", "__call__"}:
+        if methods.intersection(CALL_METHODS):
             continue
         base = next((same_object(b) for b in bases if object_class(same_object(b))), None)
         if base is not None:

@@ -87,7 +87,8 @@ class Summary:
                   [list(a) for a in u.args], [list(c) for c in u.consts]] for u in self.uses],
                 [list(e) for e in self.exports], None if self.call_index is None else self.call_index.to_json(),
                 [c.to_json() for c in self.compiled], [list(m) for m in self.modules], list(self.enums),
-                list(self.nonnumeric_enums), [[t, line, [list(k) for k in kinds]] for t, line, kinds in self.loop_calls]]
+                list(self.nonnumeric_enums),
+                [[t, line, [list(k) for k in kinds]] for t, line, kinds in self.loop_calls]]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> Summary:

@@ -286,6 +286,10 @@ VARIABLE_OWNERS = frozenset({
 # one home for these constructors (rules, rewrites and the object model import them from here)
 TENSOR_ARRAYS = frozenset({"tf.TensorArray", "tf.compat.v1.TensorArray"})
 TF_VARIABLES = frozenset({"tf.Variable", "tf.compat.v1.Variable", "tf.compat.v2.Variable"})
+
+# The methods that run when an object is called: Python's ``__call__`` (a Keras layer's runs ``call``),
+# ``__call__`` first where a class has both
+CALL_METHODS = ("__call__", "call")
 TF_TENSOR_SHAPES = frozenset({"tf.TensorShape", "tf.compat.v1.TensorShape"})
 # torch ops that join a sequence of tensors along an existing dimension (TORCH_CATS) or a new one
 TORCH_CATS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.hstack", "torch.vstack"})

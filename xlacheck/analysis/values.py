@@ -35,7 +35,7 @@ from xlacheck.analysis.dtypes import DtypeModel, names_bool
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import returns_one_reduction
 from xlacheck.analysis.scopes import target_names
-from xlacheck.analysis.tables import BOOL_FUNCS, JAX_BOOL_FUNCS, call_arguments, splatted
+from xlacheck.analysis.tables import BOOL_FUNCS, CALL_METHODS, JAX_BOOL_FUNCS, call_arguments, splatted
 from xlacheck.analysis.type_guards import python_type_guard
 
 
@@ -446,7 +446,7 @@ def _calls_a_layer(func: ast.expr) -> bool:
     ``self(...)``, ``self.__call__(...)``/``self.call(...)``: its output, a tensor (or a structure of them)."""
     if isinstance(func, ast.Name):
         return func.id == "self"
-    if not isinstance(func, ast.Attribute) or func.attr not in ("__call__", "call"):
+    if not isinstance(func, ast.Attribute) or func.attr not in CALL_METHODS:
         return False
     recv = func.value
     return isinstance(recv, ast.Name) and recv.id == "self" or isinstance(recv, ast.Call) and isinstance(

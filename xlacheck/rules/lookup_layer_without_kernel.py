@@ -17,6 +17,7 @@ from xlacheck.analysis.objects import (
     object_class,
 )
 from xlacheck.analysis.scopes import BuiltValues, bound_names, built_values, iterated_elements
+from xlacheck.analysis.tables import CALL_METHODS
 from xlacheck.rules.base import Example, Rule, RuleContext
 from xlacheck.rules.op_without_xla_kernel import unsupported_ops
 
@@ -378,7 +379,7 @@ class LookupLayerWithoutKernel(Rule):
                 return
             if cls is None or not isinstance(f, ast.Attribute):
                 return
-            if f.attr in ("call", "__call__") and isinstance(f.value, ast.Call) and \
+            if f.attr in CALL_METHODS and isinstance(f.value, ast.Call) and \
                     isinstance(f.value.func, ast.Name) and f.value.func.id == "super":
                 # class Augment(tf.keras.layers.RandomRotation): ... super().call(x): the base layer's call
                 for base in cls.bases:

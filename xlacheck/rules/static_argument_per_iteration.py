@@ -338,7 +338,8 @@ class StaticArgumentPerIteration(ModuleRule):
         # the loop's counter passes through two functions before the jitted call (a forwarder chain)
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
                 "def sample(key, n):\n    return jax.random.normal(key, (n,)).mean()\n"
-                "def draw(key, n):\n    return sample(key, n)\ndef run_one(key, size):\n    return draw(key, size * 2)\n"
+                "def draw(key, n):\n    return sample(key, n)\n"
+                "def run_one(key, size):\n    return draw(key, size * 2)\n"
                 "def main(key, steps):\n    for i in range(steps):\n        run_one(key, i)\n",
                 expected=(
                     (7, 24, 'static argument `n` of jitted `sample` comes from `n`, which `draw()` receives with a '

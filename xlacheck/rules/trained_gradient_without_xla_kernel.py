@@ -9,6 +9,7 @@ from functools import cache
 from xlacheck import api_table, op_table
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.imports import same_object
+from xlacheck.analysis.tables import CALL_METHODS
 from xlacheck.api_table import ApiFact
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -76,7 +77,7 @@ def _loss_predictions(tree: ast.Module) -> dict[int, frozenset[str]]:
             functions.append((node, 1))
         elif isinstance(node, ast.ClassDef) and node.name in named:
             functions += [(f, 2) for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-                          and f.name in ("call", "__call__")]
+                          and f.name in CALL_METHODS]
         for function, position in functions:
             params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
             if len(params) > position:
