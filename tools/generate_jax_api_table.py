@@ -457,7 +457,8 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
             if holds_with:
                 entry["holds_with"] = holds_with
         return entry
-    static_args = []
+    # argument -> the error class tracing raised once it was traced; its keys, in probing order, are
+    # the entry's static_args
     static_errors: dict[str, str] = {}
     for key, value in statics.items():
         if isinstance(value, bool) or not isinstance(value, (int, tuple)) or key == "dtype":
@@ -470,7 +471,6 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
         closed = {k: v for k, v in statics.items() if k != key}
         failed = run(traced, closed)
         if failed is not None:
-            static_args.append(key)
             static_errors[key] = failed
     # optional integer/axis/shape parameters the probing call left out (jnp.squeeze's axis,
     # jnp.fft.rfft's n): static when the call compiles with the value closed over and fails
@@ -485,13 +485,12 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
             if run(inputs, {**statics, param.name: value}) is None:
                 failed = run({**inputs, param.name: jnp.asarray(value)}, statics)
                 if failed is not None:
-                    static_args.append(param.name)
                     static_errors[param.name] = failed
                 break
-    if static_args:
-        entry["static_args"] = static_args
+    if static_errors:
+        entry["static_args"] = list(static_errors)
         entry["static_errors"] = static_errors
-        unless = static_unless(run, arrays, statics, static_args, optional, jnp)
+        unless = static_unless(run, arrays, statics, list(static_errors), optional, jnp)
         if unless:
             entry["static_unless"] = unless
     return entry
