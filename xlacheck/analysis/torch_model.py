@@ -18,7 +18,9 @@ Steps (code that torch_xla traces lazily and executes at each sync):
 * when the caller *declares* that the project's torch code runs on XLA (``torch_xla=True``, the
   ``--torch-xla`` flag): training-step functions (``.backward()`` and an optimizer step), functions
   decorated with ``torch.no_grad()``/``torch.inference_mode()``, ``forward`` methods of
-  ``nn.Module`` subclasses defined in the file;
+  ``nn.Module`` subclasses defined in the file, the methods of a Hugging Face ``Trainer`` subclass that
+  the Trainer calls once per batch (``compute_loss``, ``training_step``, ``prediction_step``: measured,
+  xlacheck/data/hf_trainer.json);
 * and, transitively, same-file functions called from step code.
 
 Values (flags of :data:`TENSOR`, :data:`OUT`, ...): results of ``torch.*`` ops and of tensor
@@ -332,6 +334,24 @@ def host_table() -> dict:
 
 
 @cache
+def trainer_table() -> dict:
+    """xlacheck/data/hf_trainer.json, written by tools/generate_hf_trainer_table.py (never transformers): the
+    methods of Hugging Face's ``Trainer`` that its loops call once per batch with the batch, and the public
+    classes derived from ``Trainer``; ``{}`` when missing."""
+    try:
+        table: dict = load_json("hf_trainer.json")
+    except FileNotFoundError:
+        return {}
+    return table
+
+
+@cache
+def _trainer_batch_methods() -> frozenset[str]:
+    table = trainer_table()
+    return frozenset(table.get("per_train_step", {})) | frozenset(table.get("per_eval_batch", {}))
+
+
+@cache
 def pool_table() -> dict:
     """xlacheck/data/torch_xla_pools.json, written by tools/generate_torch_pool_table.py (never torch):
     whether torch_xla lowers each (adaptive pool, input side, output side) it measured, forward and
@@ -628,6 +648,7 @@ class _Builder:
         self.out = TorchFacts(xla_file=any(v.split(".", 1)[0] == "torch_xla" for v in facts.aliases.names.values()),
                               declared=declared)
         self.module_classes = self._module_classes()
+        self.trainer_classes = self._trainer_classes()
         self.module_names = self._module_names()
         self.out.module_names = self.module_names
         self.out.module_classes = self.module_classes
@@ -714,6 +735,15 @@ class _Builder:
             self._function_attr_cache = {a: next(iter(v)) for a, v in seen.items()  # type: ignore[misc]
                                          if len(v) == 1 and None not in v}
         return self._function_attr_cache
+
+    def _trainer_classes(self) -> set[str]:
+        """Same-file subclasses of Hugging Face's ``Trainer`` (a class of ``hf_trainer.json``'s ``classes``,
+        imported from the package or from its module, or a same-file class derived from one)."""
+        names = {c.rsplit(".", 1)[1] for c in trainer_table().get("classes", ())}
+        out: set[str] = set()
+        grow(out, self.facts.classes, lambda c: c.node.name, lambda c: any(
+            b.startswith("transformers.") and b.rsplit(".", 1)[1] in names or b in out for b in c.bases))
+        return out
 
     def _module_classes(self) -> set[str]:
         out: set[str] = set()
@@ -1508,6 +1538,9 @@ class _Builder:
                     "to run on XLA)")
         if f.cls is not None and f.name == "forward" and f.cls.node.name in self.module_classes:
             return f"{f.cls.node.name}.forward (torch code declared to run on XLA)"
+        if f.cls is not None and f.cls.node.name in self.trainer_classes and f.name in _trainer_batch_methods():
+            return (f"{f.cls.node.name}.{f.name} (transformers' Trainer calls it once per batch; torch code "
+                    "declared to run on XLA)")
         return ""
 
     def weight_set_up(self, f: FunctionInfo) -> bool:
