@@ -1968,7 +1968,8 @@ class _Builder:
         return out
 
     def assigned_values(self, name: str) -> list[ast.expr]:
-        """The values the file assigns to ``name`` (``name = value``, anywhere)."""
+        """The values the file assigns to ``name`` (``name = value``, anywhere; ``losses, accs = [], []``: each
+        name of a tuple target its item of a display as long)."""
         if self._assigned is None:
             self._assigned = {}
             for n in ast.walk(self.tree):
@@ -1976,6 +1977,10 @@ class _Builder:
                     for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
                         if isinstance(t, ast.Name):
                             self._assigned.setdefault(t.id, []).append(n.value)
+                        elif isinstance(t, (ast.Tuple, ast.List)) and len(_display_items(n.value)) == len(t.elts):
+                            for name, value in zip(t.elts, _display_items(n.value)):
+                                if isinstance(name, ast.Name):
+                                    self._assigned.setdefault(name.id, []).append(value)
         return self._assigned.get(name, [])
 
     def _is_module_call(self, f: ast.expr) -> bool:
@@ -2161,6 +2166,13 @@ def _own_shape(n: ast.AST, name: str) -> bool:
         return isinstance(n.value, ast.Name) and n.value.id == name
     return isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "size" \
         and isinstance(n.func.value, ast.Name) and n.func.value.id == name
+
+
+def _display_items(e: ast.expr) -> list[ast.expr]:
+    """The items of a list or tuple display (``[loss, aux]``), none of them starred; ``[]`` for anything else."""
+    if isinstance(e, (ast.List, ast.Tuple)) and not any(isinstance(x, ast.Starred) for x in e.elts):
+        return list(e.elts)
+    return []
 
 
 def _param_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -2639,7 +2651,9 @@ class _Walker:
                 self.bind(s.target, self.expr(s.value), s.value)
         elif isinstance(s, ast.AugAssign):
             v = self.expr(s.value)
-            if isinstance(s.target, ast.Name):
+            if isinstance(s.target, ast.Name) and isinstance(s.op, ast.Add) and _display_items(s.value):
+                self._fill(s.target.id, _display_items(s.value))  # losses += [loss]
+            elif isinstance(s.target, ast.Name):
                 old = self.env.get(s.target.id, 0)
                 new = old | (v & (TENSOR | HOST)) if (old or v & TENSOR) else 0
                 self.env[s.target.id] = new & ~CPU if v & TENSOR and not v & CPU else new
@@ -2746,9 +2760,17 @@ class _Walker:
                 self.b.resolve(c.func) in GRAPH_SYNCS for c in _calls_in(s)):
             self.synced = True
 
+    def _fill(self, name: str, added: list[ast.expr]) -> None:
+        """Step code adds the items ``added`` to the list ``name``: where that list starts empty
+        (:meth:`_starts_empty`) and every item is a proven tensor on the device, it is a list of device tensors."""
+        items = [self.b.out.of(a) for a in added]
+        if items and all(a & TENSOR and not a & CPU for a in items) and not self.env.get(name, 0) & ~TENSOR_LIST \
+                and self._starts_empty(name):
+            self.env[name] = TENSOR_LIST
+
     def _starts_empty(self, name: str) -> bool:
         """Every value the file assigns to ``name`` is an empty list display, and it is no parameter of the
-        function walked: a list only ``.append()`` fills."""
+        function walked: a list only its methods fill (``append``, ``insert``, ``extend``, ``+=``)."""
         values = self.b.assigned_values(name)
         owner = self.owner
         params = _param_names(owner) if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) else set()
@@ -3312,10 +3334,11 @@ class _Walker:
             # loss = loss_fn(out, y); loss.backward(): only a tensor has a backward pass (accelerator.backward(loss)
             # and Function.backward(ctx, g) take arguments); from here on the name is one
             self.env[f.value.id] = recv | TENSOR | GRAD
-        if isinstance(f, ast.Attribute) and f.attr == "append" and isinstance(f.value, ast.Name) and len(args) == 1 \
-                and not c.keywords and args[0] & TENSOR and not args[0] & CPU \
-                and not self.env.get(f.value.id, 0) & ~TENSOR_LIST and self._starts_empty(f.value.id):
-            self.env[f.value.id] = TENSOR_LIST  # losses.append(loss) into losses = []: a list of device tensors
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and not c.keywords:
+            # losses.append(loss), .insert(0, loss), .extend([loss, aux]) into losses = []
+            added = {"append": c.args[:1] if len(c.args) == 1 else [], "insert": c.args[1:] if len(c.args) == 2 else [],
+                     "extend": _display_items(c.args[0]) if len(c.args) == 1 else []}.get(f.attr, [])
+            self._fill(f.value.id, added)
         name = b.resolve(f)
         if name is not None and name.startswith("torch."):
             b.out.call_ops[id(c)] = name

@@ -1432,6 +1432,18 @@ class TorchHostSyncInStep(ModuleRule):
                             "device (return or accumulate the tensor), read it after `torch_xla.sync()`, or log it "
                             "from `xm.add_step_closure(fn, args=(t,))`"),
                 )),
+        # lists the step fills by `+=` and `.extend` (as by `.append`), bound to `[]` together: device tensors
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, log):\n"
+                "    device = torch_xla.device()\n    losses, norms = [], []\n    for x, y in loader:\n"
+                "        loss = model(x.to(device)).sum()\n        loss.backward()\n        opt.step()\n"
+                "        losses += [loss.detach()]\n        norms.extend([loss.detach().abs()])\n"
+                "        log(losses[-1].item(), norms[-1])\n        torch_xla.sync()\n",
+                expected=(
+                    (12, 13, "`.item()` reads a torch tensor on the host inside a torch_xla step (a loop that calls "
+                             "torch_xla.sync): the pending graph runs and is cut here; keep the value on the device "
+                             "(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from "
+                             "`xm.add_step_closure(fn, args=(t,))`"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
