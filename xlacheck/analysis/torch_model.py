@@ -1978,9 +1978,9 @@ class _Builder:
                         if isinstance(t, ast.Name):
                             self._assigned.setdefault(t.id, []).append(n.value)
                         elif isinstance(t, (ast.Tuple, ast.List)) and len(_display_items(n.value)) == len(t.elts):
-                            for name, value in zip(t.elts, _display_items(n.value)):
-                                if isinstance(name, ast.Name):
-                                    self._assigned.setdefault(name.id, []).append(value)
+                            for item, value in zip(t.elts, _display_items(n.value)):
+                                if isinstance(item, ast.Name):
+                                    self._assigned.setdefault(item.id, []).append(value)
         return self._assigned.get(name, [])
 
     def _is_module_call(self, f: ast.expr) -> bool:
