@@ -34,7 +34,7 @@ BATCHES = (2, 4)
 def _measure() -> dict:
     os.environ.setdefault("USE_TF", "0")  # transformers imports TensorFlow too where it is installed
     os.environ.setdefault("USE_JAX", "0")
-    os.environ.setdefault("USE_TORCH_XLA", "0")  # the loop's calls, on the CPU (the Trainer's XLA path is the same loop)
+    os.environ.setdefault("USE_TORCH_XLA", "0")  # counted on the CPU: the Trainer's XLA path runs the same loop
     import torch
     import transformers
     from torch import nn

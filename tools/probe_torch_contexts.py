@@ -40,22 +40,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
 
-from generate_form_cases_torch import _NO_COMPARE, SINKS, TABLE_SINKS, Sink, _body, sink_setup  # noqa: E402
+import generate_form_cases_torch as forms  # noqa: E402
+from generate_form_cases_torch import Sink  # noqa: E402
 
 ORACLE = Path("/work/shared/eval/torch_xla_cases/oracle_torch.py")
 
-_NET = """class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(8, 16)
-        self.fc2 = nn.Linear(16, 16)
-
-    def forward(self, x):
-{forward}
-"""
-_PLAIN_FORWARD = "        return self.fc2(torch.relu(self.fc1(x)))"
-_KW_NET = _NET.replace("def forward(self, x):", "def forward(self, inputs, labels=None):").replace(
-    "{forward}", _PLAIN_FORWARD.replace("(x)", "(inputs)"))
+# the form matrix's models (their text does not depend on the sink): the plain one, the one called with
+# ``model(**batch)``
+_PLAIN_NET = forms._model("step", forms.SINKS[0], True)
+_KW_NET = forms._model("kwargs", forms.SINKS[0], True)
 _BUILD = "    model = Net().to(device)\n    opt = torch.optim.SGD(model.parameters(), lr=0.05)\n"
 _LOADER = "DataLoader(TensorDataset(x, y), batch_size=8)"
 _DATA_IMPORTS = "from torch.utils.data import DataLoader, TensorDataset\n"
@@ -63,101 +56,74 @@ _DATA_IMPORTS = "from torch.utils.data import DataLoader, TensorDataset\n"
 
 @dataclass(frozen=True)
 class Context:
-    """Where the sink sits. ``code(s)`` is the linted code (``s(var, indent)`` writes the sink on ``var``);
-    ``entry`` the ``ENTRY(device)`` body (oracle section: not linted); ``settings`` the oracle's switches."""
+    """Where the sink sits. ``code(sink, positive)`` is the linted code; ``entry`` the ``ENTRY(device)`` body
+    (oracle section: not linted); ``settings`` the oracle's switches."""
 
     name: str
     doc: str
     imports: str
-    code: Callable[[Callable[[str, int], str]], str]
+    code: Callable[[Sink, bool], str]
     entry: str
     settings: str = ""
     cpu_batches: bool = False  # ALT_ARGS on the CPU (a loader moves them)
 
 
-def _train_loop(head: str, loop: str, fetch: str, backward: str, tail: str) -> Callable:
-    def code(s: Callable[[str, int], str]) -> str:
-        return (_NET.replace("{forward}", _PLAIN_FORWARD) + f"""
+Writer = Callable[[str, int], str]  # writes the sink on a variable, at an indent
 
-{head}
+
+def _writer(sink: Sink, positive: bool) -> Writer:
+    return lambda var, ind: forms._body(sink, var, positive, ind)
+
+
+def _with_sink(template: Callable[[Writer], str]) -> Callable[[Sink, bool], str]:
+    return lambda sink, positive: template(_writer(sink, positive))
+
+
+def _train_loop(head: str, loop: str, fetch: str, backward: str, tail: str, out: str = "model(x)",
+                inline: bool = True) -> Callable[[Writer], str]:
+    """A training loop over ``loop``; with ``inline`` the sink sits on ``out`` in its body."""
+    def code(s: Writer) -> str:
+        return f"""{head}
     model.train()
     losses = []
     {loop}
 {fetch}        opt.zero_grad()
-        out = model(x)
-{s("out", 8)}
-        loss = F.cross_entropy(out, y)
+        out = {out}
+{s("out", 8) + chr(10) if inline else ""}        loss = F.cross_entropy(out, y)
         {backward}
         opt.step()
         losses.append(loss.detach())
 {tail}    return losses
-""")
+"""
     return code
 
 
-def _forward_code(s: Callable[[str, int], str]) -> str:
-    fwd = "        h = torch.relu(self.fc1(x))\n" + s("h", 8) + "\n        return self.fc2(h)"
-    return _NET.replace("{forward}", fwd) + """
-
-def train(model, opt, batches, device):
-    model.train()
-    losses = []
-    for x, y in batches:
-        x, y = x.to(device), y.to(device)
-        opt.zero_grad()
-        loss = F.cross_entropy(model(x), y)
-        loss.backward()
-        opt.step()
-        xm.mark_step()
-        losses.append(loss.detach())
-    return losses
-"""
+def _inline(loop: Callable[[Writer], str]) -> Callable[[Sink, bool], str]:
+    return _with_sink(lambda s: _PLAIN_NET + "\n\n" + loop(s))
 
 
-def _helper_code(s: Callable[[str, int], str]) -> str:
-    return f"""def postprocess(out):
-{s("out", 4)}
-    return out
+_SYNCED_LOOP = ("def train(model, opt, batches, device):", "for x, y in batches:",
+                "        x, y = x.to(device), y.to(device)\n", "loss.backward()", "        xm.mark_step()\n")
 
 
-""" + _NET.replace("{forward}", _PLAIN_FORWARD) + """
-
-def train(model, opt, batches, device):
-    model.train()
-    losses = []
-    for x, y in batches:
-        x, y = x.to(device), y.to(device)
-        opt.zero_grad()
-        out = postprocess(model(x))
-        loss = F.cross_entropy(out, y)
-        loss.backward()
-        opt.step()
-        xm.mark_step()
-        losses.append(loss.detach())
-    return losses
-"""
+def _forward_code(sink: Sink, positive: bool) -> str:
+    loop = _train_loop(*_SYNCED_LOOP, inline=False)
+    return forms._model("forward", sink, positive) + "\n\n" + loop(_writer(sink, positive))
 
 
-def _compile_code(s: Callable[[str, int], str]) -> str:
-    fwd = "        h = torch.relu(self.fc1(x))\n" + s("h", 8) + "\n        return self.fc2(h)"
-    return _NET.replace("{forward}", fwd) + """
-
-def build_model(device):
-    model = Net().to(device)
-    return torch.compile(model, backend="openxla") if device.type == "xla" else model
+def _helper_code(s: Writer) -> str:
+    return (f"def postprocess(out):\n{s('out', 4)}\n    return out\n\n\n" + _PLAIN_NET + "\n\n"
+            + _train_loop(*_SYNCED_LOOP, out="postprocess(model(x))", inline=False)(s))
 
 
-def train_step(model, opt, x, y):
-    opt.zero_grad()
-    loss = F.cross_entropy(model(x), y)
-    loss.backward()
-    opt.step()
-    return loss.detach()
-"""
+def _compile_code(sink: Sink, positive: bool) -> str:
+    """The form matrix's cell: the sink in ``forward``, the model wrapped in ``torch.compile(backend="openxla")``."""
+    return (forms._model("forward", sink, positive) + "\n\n" + forms._step("forward", sink, positive) + "\n\n"
+            + forms._entry("torch_compile", "forward")[1])
 
 
-def _eval_code(s: Callable[[str, int], str]) -> str:
-    return _NET.replace("{forward}", _PLAIN_FORWARD) + f"""
+def _eval_code(s: Writer) -> str:
+    return _PLAIN_NET + f"""
 
 @torch.no_grad()
 def evaluate(model, batches, device):
@@ -173,8 +139,8 @@ def evaluate(model, batches, device):
 """
 
 
-def _metric_code(s: Callable[[str, int], str]) -> str:
-    return _NET.replace("{forward}", _PLAIN_FORWARD) + f"""
+def _metric_code(s: Writer) -> str:
+    return _PLAIN_NET + f"""
 
 class RunningAccuracy:
     def __init__(self, device):
@@ -210,7 +176,7 @@ def fit(model, args, train_dataset):
 """
 
 
-def _compute_loss_code(s: Callable[[str, int], str]) -> str:
+def _compute_loss_code(s: Writer) -> str:
     return _KW_NET + f"""
 
 class ProbeTrainer(Trainer):
@@ -223,7 +189,7 @@ class ProbeTrainer(Trainer):
 """ + _TRAINER_MAIN
 
 
-def _training_step_code(s: Callable[[str, int], str]) -> str:
+def _training_step_code(s: Writer) -> str:
     return _KW_NET + f"""
 
 class ProbeTrainer(Trainer):
@@ -251,32 +217,34 @@ _TRAINER_ENTRY = """    trainer = ProbeTrainer.__new__(ProbeTrainer)
         return loss.detach()
     return step, _batch(device, 0)
 """
+_LOADER_ENTRY = (_BUILD + f"    return (lambda x, y: train(model, opt, {_LOADER}, device)), "
+                 "_batch(torch.device(\"cpu\"), 0)\n")
 _SYNCED = "MARK_STEP = False  # the loop syncs after each step\n"
 _NO_EAGER = "EAGER = False  # the loader needs an XLA device\n"
 
 CONTEXTS = (
     Context("mark_step_loop", "inline in a training loop that calls `xm.mark_step()`",
             "import torch_xla.core.xla_model as xm\n",
-            _train_loop("def train(model, opt, batches, device):", "for x, y in batches:",
-                        "        x, y = x.to(device), y.to(device)\n", "loss.backward()", "        xm.mark_step()\n"),
+            _inline(_train_loop(*_SYNCED_LOOP)),
             _BUILD + "    return (lambda x, y: train(model, opt, [(x, y)], device)), _batch(device, 0)\n", _SYNCED),
     Context("mpdl_loop", "inline in a loop over `enumerate(pl.MpDeviceLoader(loader, device))`",
             "import torch_xla.distributed.parallel_loader as pl\n" + _DATA_IMPORTS,
-            _train_loop("def train(model, opt, loader, device):",
+            _inline(_train_loop("def train(model, opt, loader, device):",
                         "for step, (x, y) in enumerate(pl.MpDeviceLoader(loader, device)):", "", "loss.backward()",
-                        ""),
-            _BUILD + f"    return (lambda x, y: train(model, opt, {_LOADER}, device)), _batch(torch.device(\"cpu\"), 0)\n",
+                        "")),
+            _LOADER_ENTRY,
             _NO_EAGER, cpu_batches=True),
     Context("parallel_loader", "inline in a loop over `pl.ParallelLoader(...).per_device_loader(device)`",
             "import torch_xla.distributed.parallel_loader as pl\n" + _DATA_IMPORTS,
-            _train_loop("def train(model, opt, loader, device):\n    para = pl.ParallelLoader(loader, [device])",
-                        "for x, y in para.per_device_loader(device):", "", "loss.backward()", ""),
-            _BUILD + f"    return (lambda x, y: train(model, opt, {_LOADER}, device)), _batch(torch.device(\"cpu\"), 0)\n",
+            _inline(_train_loop("def train(model, opt, loader, device):\n"
+                                "    para = pl.ParallelLoader(loader, [device])",
+                                "for x, y in para.per_device_loader(device):", "", "loss.backward()", "")),
+            _LOADER_ENTRY,
             _NO_EAGER, cpu_batches=True),
     Context("accelerate_loop", "inline in an accelerate loop (`accelerator.backward(loss)`) over a prepared loader",
             "from accelerate import Accelerator\n" + _DATA_IMPORTS,
-            _train_loop("def train(accelerator, model, opt, loader):", "for x, y in loader:", "",
-                        "accelerator.backward(loss)", ""),
+            _inline(_train_loop("def train(accelerator, model, opt, loader):", "for x, y in loader:", "",
+                        "accelerator.backward(loss)", "")),
             "    accelerator = Accelerator()\n    model = Net()\n"
             "    opt = torch.optim.SGD(model.parameters(), lr=0.05)\n"
             "    model, opt = accelerator.prepare(model, opt)\n"
@@ -284,27 +252,27 @@ CONTEXTS = (
             "_batch(torch.device(\"cpu\"), 0)\n",
             "EAGER = False  # accelerate picks the XLA device where torch_xla is installed\n", cpu_batches=True),
     Context("hf_compute_loss", "in a Hugging Face `Trainer` subclass's `compute_loss`, on the logits",
-            "import types\nfrom transformers import Trainer\n", _compute_loss_code,
+            "import types\nfrom transformers import Trainer\n", _with_sink(_compute_loss_code),
             _BUILD + _TRAINER_ENTRY.format(call="compute_loss", backward="True")),
     Context("hf_training_step", "in a Hugging Face `Trainer` subclass's `training_step`, on the logits",
-            "import types\nfrom transformers import Trainer\n", _training_step_code,
+            "import types\nfrom transformers import Trainer\n", _with_sink(_training_step_code),
             _BUILD + _TRAINER_ENTRY.format(call="training_step", backward="False")),
     Context("forward", "in the model's `forward`, the model run by a training loop that calls `xm.mark_step()`",
             "import torch_xla.core.xla_model as xm\n", _forward_code,
             _BUILD + "    return (lambda x, y: train(model, opt, [(x, y)], device)), _batch(device, 0)\n", _SYNCED),
     Context("helper", "in a same-file helper the `xm.mark_step()` training loop calls on the model output",
-            "import torch_xla.core.xla_model as xm\n", _helper_code,
+            "import torch_xla.core.xla_model as xm\n", _with_sink(_helper_code),
             _BUILD + "    return (lambda x, y: train(model, opt, [(x, y)], device)), _batch(device, 0)\n", _SYNCED),
     Context("torch_compile", "in the `forward` of a model wrapped in `torch.compile(backend=\"openxla\")`", "",
             _compile_code,
             "    model = build_model(device)\n    opt = torch.optim.SGD(model.parameters(), lr=0.05)\n"
             "    return (lambda x, y: train_step(model, opt, x, y)), _batch(device, 0)\n"),
     Context("eval_loop", "inline in a `@torch.no_grad()` eval loop that calls `xm.mark_step()`",
-            "import torch_xla.core.xla_model as xm\n", _eval_code,
+            "import torch_xla.core.xla_model as xm\n", _with_sink(_eval_code),
             "    model = Net().to(device)\n    return (lambda x, y: evaluate(model, [(x, y)], device)), "
             "_batch(device, 0)\n", _SYNCED),
     Context("metric_update", "in a metric's `update`, called from an eval loop that calls `xm.mark_step()`",
-            "import torch_xla.core.xla_model as xm\n", _metric_code,
+            "import torch_xla.core.xla_model as xm\n", _with_sink(_metric_code),
             "    model = Net().to(device)\n    metric = RunningAccuracy(device)\n"
             "    return (lambda x, y: evaluate(model, metric, [(x, y)], device)), _batch(device, 0)\n", _SYNCED),
 )
@@ -313,20 +281,21 @@ CONTEXT = {c.name: c for c in CONTEXTS}
 
 def facts() -> list[Sink]:
     """Every sink the form matrix has that a step's code can hold (not the optimizers the step builds)."""
-    return [s for s in SINKS + TABLE_SINKS if not s.optimizer]
+    return [s for s in forms.SINKS + forms.TABLE_SINKS if not s.optimizer]
 
 
 def probe(sink: Sink, ctx: Context, positive: bool) -> tuple[str, str]:
     """(file name, source) of one probe."""
     name = f"{'' if positive else 'neg_'}ctx_{sink.name}_{ctx.name}.py"
-    draw, stdlib, third, state, resets = sink_setup(sink)
+    draw, stdlib, third, state, resets = forms.sink_setup(sink)
     head = draw + stdlib
     if "xm." in sink.pos + sink.neg and " as xm\n" not in ctx.imports:  # a table call written on `xm`
         third = "import torch_xla.core.xla_model as xm\n" + third
-    verdict = ("the hazard: " + sink.doc) if positive else "the near miss: the fixed form of " + sink.doc.split(" ", 1)[0]
+    verdict = ("the hazard: " + sink.doc) if positive else \
+        "the near miss: the fixed form of " + sink.doc.split(" ", 1)[0]
     doc = (f'"""Generated by tools/probe_torch_contexts.py: {verdict}, {ctx.doc}.\n'
            'Source: a context probe; torch_xla 2.9 labels it."""\n')
-    code = ctx.code(lambda var, ind: _body(sink, var, positive, ind))
+    code = ctx.code(sink, positive)
     src = (doc + "\n".join(head) + ("\n" if head else "")
            + "\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n" + ctx.imports + third
            + "\n\n" + state + code)
@@ -335,7 +304,7 @@ def probe(sink: Sink, ctx: Context, positive: bool) -> tuple[str, str]:
 
 # --- oracle ---
 CATEGORY = "{sink.category}"
-{ctx.settings}{_NO_COMPARE if sink.random else ""}
+{ctx.settings}{forms._NO_COMPARE if sink.random else ""}
 
 def _batch(device, seed):
     g = torch.Generator().manual_seed(seed)
