@@ -18,6 +18,10 @@ hazard torch_xla does not show counts as a negative whatever its name says.
         --out DIR/labels.json --jobs 1                              # torch_xla's verdicts (slow: ~20 s a probe)
     python tools/probe_torch_contexts.py score DIR [--labels DIR/labels.json]   # the per-context table
 
+The labels of the probes torch_xla ran for docs/torchrec31.md (77: ``item``, ``mask``, ``slice_offset`` and
+their near misses, ``median``, in every context) are kept, trimmed to the verdicts, in
+``benchmarks/results/torch_context_probe_labels.json`` (``score DIR --labels`` reads it as it is).
+
 ``score`` lints each probe with the oracle section stripped (``check_source``, ``torch_xla=True`` as
 ``benchmarks/torch_cases_score.py`` does; ``--no-declare`` for plain files). Without labels the table's
 verdict (the file name) is the expectation; with labels only labelled probes count, by torch_xla's verdict.
@@ -403,6 +407,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {len(files)} probes to {out}")
         return 0
     labels = json.loads(args.labels.read_text()) if args.labels else None
+    if labels is not None and "labels" in labels:  # benchmarks/results/torch_context_probe_labels.json
+        labels = labels["labels"]
     print(score(args.dir / "cases", labels, not args.no_declare, args.verbose))
     return 0
 
