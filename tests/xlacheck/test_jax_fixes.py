@@ -1767,3 +1767,78 @@ def test_a_history_grown_in_fori_loop_becomes_a_buffer_of_the_loop_length(lo, hi
         assert e.shape == g.shape and e.dtype == g.dtype
         # XLA's fused tanh differs from the op-by-op one by ~8 ulp (1.08e-6 relative seen), not the fix
         np.testing.assert_allclose(np.asarray(g), np.asarray(e), rtol=1e-5)
+
+
+_WINDOW_HISTORY = HEADER + '''WINDOW = 3
+
+
+def sample(x, steps, order=2):
+    def body(i, carry):
+        x, history = carry
+        x = jnp.tanh(x) * 1.5 + i * 0.25
+        history = jnp.concatenate([history, x[None]], axis=0)[-W:]
+        coeff = READ
+        x = x - 0.5 * coeff
+        return x, history
+
+    history = jnp.zeros((0,) + x.shape)
+    x, _ = jax.lax.fori_loop(LO, LO + steps.shape[0], body, (x, history))
+    return x
+'''
+
+
+@pytest.mark.parametrize(("window", "read", "lo"), [
+    ("order", "jnp.mean(history, axis=0)", "0"),
+    ("WINDOW", "history.mean(axis=0)", "1"),
+    ("order", "jnp.sum(history, 0) + history.mean(0)", "1"),
+    ("1", "jnp.mean(history, axis=0)", "0"),
+])
+@settings(max_examples=20, deadline=None)
+@given(values=st.lists(st.floats(-3, 3, width=32), min_size=1, max_size=3), steps=st.integers(1, 6))
+def test_a_sliding_window_history_in_fori_loop_starts_as_its_window_of_zero_rows(window, read, lo, values, steps,
+                                                                                  tmp_path_factory):
+    """fixes31: a fori_loop carry that starts empty, gains a row per step and is cut back to its last ``W``
+    rows (``jnp.concatenate([h, x[None]])[-W:]``) starts as ``W`` zero rows, and its means over axis 0
+    become sums divided by ``jnp.minimum(i - lo + 1, W)``: under jax.jit it gives what the original gives
+    without jit (where the loop is Python and the growing carry legal), for loops shorter and longer than
+    the window, a window from a parameter, a module constant and a literal."""
+    source = _WINDOW_HISTORY.replace("READ", read).replace("LO", lo).replace("[-W:]", f"[-{window}:]")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Call)
+                and ast.unparse(n.value.func) == "jnp.concatenate")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA206")])
+    assert result.fix is not None and result.fix.applicability == Applicability.UNSAFE
+    fixed_source = apply_edits(source, result.fix.edits)
+    assert f"jnp.zeros(({window},) + x.shape)" in fixed_source and ".mean(" not in fixed_source
+    tmp = tmp_path_factory.mktemp("window")
+    tag = f"{window}_{lo}_{abs(hash(read))}"
+    original = load(f"window_original_{tag}", source, tmp)
+    fixed = load(f"window_fixed_{tag}", fixed_source, tmp)
+    x, n = jnp.asarray(values, jnp.float32), jnp.zeros(steps)
+    with jax.disable_jit():
+        expected = original(x, n)
+    got = jax.jit(fixed)(x, n)
+    assert expected.shape == got.shape and expected.dtype == got.dtype
+    np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=2e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("change", [
+    ("coeff = READ", "coeff = jnp.max(history, axis=0)"),  # the zero rows would count
+    ("coeff = READ", "coeff = history[0]"),  # the first row is a zero row until the window fills
+    ("coeff = READ\n", "coeff = jnp.mean(history, axis=0)\n        h = history[-1]\n"),
+    ("x, _ = jax.lax", "x, history = jax.lax"),  # the final window is read after the loop: `return x` ...
+    ("[-W:]", "[-x.shape[0]:]"),  # the window is not a number the start can read
+    ("[-W:]", "[-0:]"),  # `[-0:]` keeps every row
+    ("    x, history = carry\n", "    x, history = carry\n        coeff0 = jnp.mean(history, axis=0)\n"),  # before
+])
+def test_a_sliding_window_read_otherwise_is_not_rewritten(change):
+    source = _WINDOW_HISTORY.replace("LO", "0").replace("[-W:]", "[-order:]") if change[0] != "[-W:]" else \
+        _WINDOW_HISTORY.replace("LO", "0")
+    source = source.replace(*change).replace("READ", "jnp.mean(history, axis=0)")
+    if change[0] == "x, _ = jax.lax":
+        source = source.replace("    return x\n", "    return x, history\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Call)
+                and ast.unparse(n.value.func) == "jnp.concatenate")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA206")])
+    assert result.fix is None or not result.fix.edits
