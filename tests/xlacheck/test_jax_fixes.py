@@ -1842,3 +1842,54 @@ def test_a_sliding_window_read_otherwise_is_not_rewritten(change):
                 and ast.unparse(n.value.func) == "jnp.concatenate")
     (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA206")])
     assert result.fix is None or not result.fix.edits
+
+
+@pytest.mark.parametrize("body", [
+    "    r = jnp.repeat(x, c, axis=0)\n    return r.mean(axis=0)\n",
+    "    r = jnp.repeat(x, c, axis=0)\n    return 2.0 / jnp.mean(r, 0) + 1.0\n",
+    "    return jnp.sum(jnp.repeat(x, c, axis=0), axis=0)\n",
+    "    y = x.T\n    r = jnp.repeat(y, c, axis=-1)\n    return jnp.mean(r, axis=-1)\n",
+    "    r = jnp.repeat(x, c, axis=0)\n    s = r.sum(0)\n    return s * 2.0\n",
+])
+@settings(max_examples=25, deadline=None)
+@given(rows=st.lists(st.tuples(st.floats(-3, 3, width=32), st.floats(-3, 3, width=32), st.integers(0, 3)),
+                     min_size=1, max_size=5))
+def test_a_repeat_by_counts_from_data_read_by_a_sum_or_mean_becomes_a_weighted_reduction(body, rows,
+                                                                                          tmp_path_factory):
+    """fixes31: ``jnp.repeat(x, c, axis=k)`` read once by ``jnp.sum``/``jnp.mean`` over axis k (function or
+    method, named or in place) weights x's rows by c, as rewrite_repeat_reduction does for tf.repeat: under
+    jax.jit it gives what the original gives without jit, counts of 0 included (a row left out; every count 0:
+    the mean is NaN in both), and a mean inside an expression divides as one quotient."""
+    source = HEADER + "def f(x, c):\n" + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.repeat")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is not None and result.fix.applicability == Applicability.UNSAFE
+    fixed_source = apply_edits(source, result.fix.edits)
+    assert "jnp.repeat" not in fixed_source and "tf." not in fixed_source
+    tmp = tmp_path_factory.mktemp("repeat")
+    tag = abs(hash(body))
+    original = load(f"repeat_original_{tag}", source, tmp)
+    fixed = load(f"repeat_fixed_{tag}", fixed_source, tmp)
+    x = jnp.asarray([r[:2] for r in rows], jnp.float32)
+    c = jnp.asarray([r[2] for r in rows], jnp.int32)
+    with jax.disable_jit():
+        expected = original(x, c)
+    got = jax.jit(fixed)(x, c)
+    assert expected.shape == got.shape and expected.dtype == got.dtype
+    np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("body", [
+    "    r = jnp.repeat(x, c, axis=0)\n    return jnp.mean(r, axis=1)\n",  # another axis: the repeat stays
+    "    r = jnp.repeat(x, c)\n    return jnp.sum(r)\n",  # no axis: repeats the flattened array
+    "    r = jnp.repeat(x, c, axis=0)\n    return jnp.max(r, axis=0)\n",
+    "    r = jnp.repeat(x, c, axis=0)\n    return jnp.mean(r, axis=0) + r[0]\n",  # read twice
+    "    r = jnp.repeat(x, c, axis=0)\n    return jnp.mean(r, axis=0, keepdims=True)\n",
+])
+def test_a_repeat_read_otherwise_is_not_rewritten_as_a_weighted_reduction(body):
+    source = HEADER + "def f(x, c):\n" + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.repeat")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is None or not result.fix.edits or "jnp.repeat(" in apply_edits(source, result.fix.edits)

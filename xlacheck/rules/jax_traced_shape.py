@@ -151,7 +151,11 @@ class JaxTracedShape(Rule):
     size of a `jnp.unique`/`nonzero` result, `jnp.argmax(a)`, plus or minus a literal, `jnp.minimum`)
     are created at that array's static size: read only by such reductions, with `where=` the first
     `n` positions; a constant one read only by items (`s[idx]`), as it is (every entry is the fill
-    value). A size or axis
+    value). `jnp.repeat(x, c, axis=k)` with counts from data, read once by `jnp.sum`/`jnp.mean`
+    over axis `k` (also `r.mean(axis=k)`, or in place), weights the rows of `x` by `c` instead, as
+    XLA205's fix does for `tf.repeat`: `jnp.sum(jnp.where(w > 0, x * w, 0), axis=k)`, divided by
+    the number of repeated rows for a mean (unsafe: `x * c` is rounded once where the original
+    adds `c` copies). A size or axis
     argument, or a slice bound that no reduction above reads with `where=` and no window of static
     length covers (`x[:n]`), made only of parameters of a `@jax.jit` function (and numbers) makes those
     parameters static (`functools.partial(jax.jit, static_argnames=...)`; where the function is
@@ -201,7 +205,7 @@ class JaxTracedShape(Rule):
     # Python int, pmap static_broadcasted_argnums, jit defaults, classes defined in compiled code); on
     # the 20 JAX corpora judged so far it gives 2 findings, both true (docs/known-results.md).
     fix = ("rewrite_jax_boolean_mask", "rewrite_jax_dynamic_slice", "rewrite_jax_static_argument",
-           "rewrite_jax_segment_count")
+           "rewrite_jax_segment_count", "rewrite_repeat_reduction")
     name = "jax-traced-shape"
     node_types = (ast.Call, ast.Subscript)
 

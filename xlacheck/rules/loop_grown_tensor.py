@@ -93,7 +93,13 @@ class LoopGrownTensor(Rule):
     Python ints the reader can see and `h` read nowhere else in the body, starts as
     `jnp.zeros((hi - lo, d))` and the step writes `h.at[i - lo].set(row)`: after the loop it
     holds the rows the original appended. Unsafe: the row is written in the buffer's dtype,
-    where `jnp.concatenate` promoted the two.
+    where `jnp.concatenate` promoted the two. A window of the last `W` rows
+    (`h = jnp.concatenate([h, row[None]], axis=0)[-W:]`, `W` a positive int literal, module constant
+    or parameter of the function around the body) starts as `W` zero rows instead, so the carry
+    keeps `W` rows; where the body reads it after the update only in sums and means over axis 0
+    (`jnp.mean(h, axis=0)`, `h.sum(0)`) and the loop's result leaves it unread, a mean becomes the
+    sum divided by the rows filled, `jnp.minimum(i - lo + 1, W)` (the rows not yet filled are the
+    start's zeros). Unsafe: `W` must be a positive int, and a float16 sum is not widened first.
     """
 
     code = "XLA206"
