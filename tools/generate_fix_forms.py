@@ -251,6 +251,26 @@ FORMS = (
          "    out = []\n    for i in range(3):\n        if x[i] > 0.0:  # XLA: cond\n"
          "            out.append(x[i] * 2.0)\n"
          "        else:\n            out.append(-x[i])\n    return {stack}(out)", frameworks=("jax",)),
+    # fixes31: a repeat by counts from data read by a sum or mean over the repeated axis (the weighted
+    # reduction), and a fori_loop history cut back to a window of its last rows (a buffer of the window)
+    Form("XLA207", "repeat_by_counts_method_mean", "`jnp.repeat` by counts from data, averaged by the method",
+         "    r = jnp.repeat(w, jnp.where(x > 0.0, 2, 1), axis=0)  # XLA: shape\n    return x - r.mean(axis=0)",
+         category="shape", frameworks=("jax",), params="x, w"),
+    Form("XLA207", "repeat_by_counts_summed_in_place", "`jnp.repeat` by counts from data, summed in place",
+         "    return 2.0 / jnp.sum(jnp.repeat(w, jnp.where(x > 0.0, 3, 1), axis=0), axis=0) + x  # XLA: shape",
+         category="shape", frameworks=("jax",), params="x, w"),
+    Form("XLA206", "window_history_mean_in_fori_loop", "a `fori_loop` history cut to its last rows, averaged",
+         "    def body(i, carry):\n        y, hist = carry\n        y = jnp.tanh(y) + 0.1 * i\n"
+         "        hist = jnp.concatenate([hist, y[None]], axis=0)[-2:]  # XLA: shape\n"
+         "        return y - 0.5 * jnp.mean(hist, axis=0), hist\n\n"
+         "    y, _ = jax.lax.fori_loop(0, 4, body, (x, jnp.zeros((0,) + x.shape)))\n    return y",
+         category="shape", frameworks=("jax",)),
+    Form("XLA206", "window_history_method_mean_from_one", "a window history from step 1, averaged by the method",
+         "    def body(i, carry):\n        hist, y = carry\n        y = y * 0.5 + i\n"
+         "        hist = jnp.concatenate([hist, jnp.expand_dims(y, 0)])[-3:]  # XLA: shape\n"
+         "        return hist, y + hist.mean(0) * w\n\n"
+         "    start = jnp.zeros((0, 6))\n    _, y = jax.lax.fori_loop(1, 6, body, (start, x))\n    return y",
+         category="shape", frameworks=("jax",), params="x, w"),
 )
 
 

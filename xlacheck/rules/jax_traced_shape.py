@@ -204,8 +204,9 @@ class JaxTracedShape(Rule):
     # docs/real-code-judgments-8-final.md) were all fixed in the shared model (lax.axis_size measured a
     # Python int, pmap static_broadcasted_argnums, jit defaults, classes defined in compiled code); on
     # the 20 JAX corpora judged so far it gives 2 findings, both true (docs/known-results.md).
-    fix = ("rewrite_jax_boolean_mask", "rewrite_jax_dynamic_slice", "rewrite_jax_static_argument",
-           "rewrite_jax_segment_count", "rewrite_repeat_reduction")
+    # the repeat reduction before the static argument: it needs no Python value (repeat counts are arrays)
+    fix = ("rewrite_jax_boolean_mask", "rewrite_jax_dynamic_slice", "rewrite_repeat_reduction",
+           "rewrite_jax_static_argument", "rewrite_jax_segment_count")
     name = "jax-traced-shape"
     node_types = (ast.Call, ast.Subscript)
 
