@@ -271,6 +271,17 @@ FORMS = (
          "        return hist, y + hist.mean(0) * w\n\n"
          "    start = jnp.zeros((0, 6))\n    _, y = jax.lax.fori_loop(1, 6, body, (start, x))\n    return y",
          category="shape", frameworks=("jax",), params="x, w"),
+    # a prefix of traced length read through einsum and softmax attention (the masked attention)
+    Form("XLA207", "prefix_rows_through_softmax_attention", "a prefix of a count's length attended by softmax",
+         "    n = jnp.sum(x > 0.0)\n    keys = jnp.reshape(w, (3, 2))[:n]  # XLA: shape\n"
+         "    scores = jnp.einsum(\"td,d->t\", keys, x[:2])\n"
+         "    return x * jnp.einsum(\"t,td->d\", jax.nn.softmax(scores), keys).sum()",
+         category="shape", frameworks=("jax",), params="x, w"),
+    Form("XLA207", "prefix_rows_at_get_softmax_then_sum", "`.at[:n].get()` rows weighted by a softmax, summed",
+         "    n = jnp.sum(x > 0.0)\n    rows = jnp.reshape(w, (3, 2)).at[:n, :].get()  # XLA: shape\n"
+         "    scores = jnp.einsum(\"td,d->t\", rows, x[:2]) * 2.0\n    probs = jax.nn.softmax(scores, axis=0)\n"
+         "    return x + jnp.sum(jnp.einsum(\"t,td->td\", probs, rows), axis=0).sum()",
+         category="shape", frameworks=("jax",), params="x, w"),
 )
 
 

@@ -1893,3 +1893,70 @@ def test_a_repeat_read_otherwise_is_not_rewritten_as_a_weighted_reduction(body):
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.repeat")
     (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
     assert result.fix is None or not result.fix.edits or "jnp.repeat(" in apply_edits(source, result.fix.edits)
+
+
+_KV_HELPER = HEADER + '''def cache_prefix(x, pos, kv_repeats):
+    x_slice = x.at[:pos, :, :].get()
+    return jnp.repeat(x_slice, kv_repeats, axis=1)
+
+
+def decode(q, cache_k, cache_v, pos):
+    keys = cache_prefix(cache_k, pos, 2)
+    values = cache_prefix(cache_v, pos, 2)
+    scores = jnp.einsum("hd,thd->ht", q, keys) / jnp.sqrt(q.shape[-1])
+    return jnp.einsum("ht,thd->hd", jax.nn.softmax(scores, axis=-1), values)
+'''
+_KV_INLINE = HEADER + '''def decode(q, cache_k, cache_v, pos):
+    keys = cache_k[:pos]
+    scores = 0.5 * jnp.einsum("thd,hd->ht", jnp.repeat(keys, 2, axis=1), q)
+    probs = jax.nn.softmax(scores)
+    out = jnp.einsum("ht,thd->hd", probs, jnp.repeat(cache_v[:pos], 2, axis=1))
+    return out + jnp.sum(jnp.einsum("ht,h->th", probs, q[:, 0]), axis=0)
+'''
+
+
+@pytest.mark.parametrize("source", [_KV_HELPER, _KV_INLINE], ids=["helper", "inline"])
+@settings(max_examples=20, deadline=None)
+@given(pos=st.integers(0, 10), values=st.lists(st.floats(-2, 2, width=32), min_size=4, max_size=4))
+def test_a_cache_prefix_read_through_attention_becomes_the_masked_cache(source, pos, values, tmp_path_factory):
+    """fixes31: a prefix of traced length of a KV cache (``x.at[:pos, :, :].get()`` in a helper, or ``x[:pos]``),
+    read through repeat, einsum and softmax until an einsum or a sum removes its rows, becomes the whole cache
+    with the rows past ``pos`` zeroed and ``where=`` on the softmax: under jax.jit it gives what the original
+    gives without jit, for an empty prefix (0: the attention over no rows is 0), and past the cache's end."""
+    tree = ast.parse(source)
+    gets = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "get"]
+    node = gets[0] if gets else next(n for n in ast.walk(tree) if ast.unparse(n) == "cache_k[:pos]")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is not None and result.fix.applicability == Applicability.UNSAFE
+    fixed_source = apply_edits(source, result.fix.edits)
+    assert "where=" in fixed_source and ":pos" not in fixed_source
+    tmp = tmp_path_factory.mktemp("kv")
+    tag = "helper" if "cache_prefix" in source else "inline"
+    original = load(f"kv_original_{tag}", source, tmp)
+    fixed = load(f"kv_fixed_{tag}", fixed_source, tmp)
+    cache_k = jnp.linspace(-1.0, 1.0, 64).reshape(8, 2, 4) * values[0]
+    cache_v = jnp.linspace(1.0, -1.0, 64).reshape(8, 2, 4) + values[1]
+    q = jnp.full((4, 4), values[2]) + jnp.arange(4.0) * values[3]
+    with jax.disable_jit():
+        expected = original(q, cache_k, cache_v, jnp.int32(pos))
+    got = jax.jit(fixed)(q, cache_k, cache_v, jnp.int32(pos))
+    assert expected.shape == got.shape and expected.dtype == got.dtype
+    np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("change", [
+    ("jax.nn.softmax(scores, axis=-1)", "jax.nn.softmax(scores, axis=0)"),  # over the heads
+    ("jax.nn.softmax(scores, axis=-1)", "jax.nn.log_softmax(scores, axis=-1)"),
+    ("    return jnp.einsum", "    n = keys.shape[0]\n    return n * jnp.einsum"),  # the prefix's length
+    ("\"ht,thd->hd\"", "\"ht,thd->thd\""),  # the rows reach the result
+    ("    keys = cache_prefix", "    pos = pos + 1\n    keys = cache_prefix"),  # the bound rebound
+    ("jax.nn.softmax(scores, axis=-1)", "scores"),  # no softmax: the masked sums of jax_masks
+])
+def test_a_cache_prefix_read_otherwise_is_not_rewritten(change):
+    source = _KV_HELPER.replace(*change)
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and n.func.attr == "get")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is None or not result.fix.edits or "where=" not in apply_edits(source, result.fix.edits)
