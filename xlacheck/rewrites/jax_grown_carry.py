@@ -149,14 +149,17 @@ def _window_fix(src: Source, body: ast.FunctionDef, stmt: ast.Assign, loop: ast.
         reading = next((s for s in body.body if any(n is read for n in ast.walk(s))), None)
         found = _reduction(src, jnp, call) if isinstance(call, ast.Call) else None
         if found is None or found[0] not in ("sum", "mean") or found[3] != 0 or len(found[1]) != 1 \
-                or found[1][0] is not read or reading is None or reading is stmt or not src.runs_after(stmt, reading):
+                or found[1][0] is not read or reading is None or reading is stmt \
+                or not src.runs_after(stmt, reading):
             return None
         if found[0] == "mean":
-            total = f"{src.segment(read)}.sum(axis=0)" if found[2] == "method" else f"{jnp}.sum({src.segment(read)}, axis=0)"
+            total = f"{src.segment(read)}.sum(axis=0)" if found[2] == "method" \
+                else f"{jnp}.sum({src.segment(read)}, axis=0)"
             mean = f"{total} / {filled}"
             plain = isinstance(src.parents.get(call), (ast.Assign, ast.AnnAssign, ast.Return))
             edits.append(replace(src, call, mean if plain else f"({mean})"))
-    return make_fix(f"Start `{stmt.targets[0].id}` (a window of its last {src.segment(window)} rows) as "  # type: ignore[attr-defined]
+    name = stmt.targets[0].id  # type: ignore[attr-defined]
+    return make_fix(f"Start `{name}` (a window of its last {src.segment(window)} rows) as "
                     f"{src.segment(window)} zero rows and divide its means by the rows filled so far: the carry "
                     "keeps its shape, and every step reads the rows the original holds", edits, [WINDOW])
 
