@@ -271,6 +271,12 @@ FORMS = (
          "        return hist, y + hist.mean(0) * w\n\n"
          "    start = jnp.zeros((0, 6))\n    _, y = jax.lax.fori_loop(1, 6, body, (start, x))\n    return y",
          category="shape", frameworks=("jax",), params="x, w"),
+    Form("XLA206", "history_averaged_mid_loop", "a `fori_loop` history of every step, averaged after each append",
+         "    def body(i, carry):\n        y, hist = carry\n        y = jnp.tanh(y) + 0.1 * i\n"
+         "        hist = jnp.concatenate([hist, y[None]], axis=0)  # XLA: shape\n"
+         "        return y - 0.5 * hist.mean(axis=0), hist\n\n"
+         "    y, hist = jax.lax.fori_loop(0, 3, body, (x, jnp.zeros((0, 6))))\n    return y + hist.sum()",
+         category="shape", frameworks=("jax",)),
     # a prefix of traced length read through einsum and softmax attention (the masked attention)
     Form("XLA207", "prefix_rows_through_softmax_attention", "a prefix of a count's length attended by softmax",
          "    n = jnp.sum(x > 0.0)\n    keys = jnp.reshape(w, (3, 2))[:n]  # XLA: shape\n"

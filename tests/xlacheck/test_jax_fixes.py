@@ -1960,3 +1960,32 @@ def test_a_cache_prefix_read_otherwise_is_not_rewritten(change):
                 and n.func.attr == "get")
     (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
     assert result.fix is None or not result.fix.edits or "where=" not in apply_edits(source, result.fix.edits)
+
+
+@pytest.mark.parametrize(("lo", "read"), [("0", "jnp.mean(history, axis=0)"),
+                                         ("1", "history.mean(0) + jnp.sum(history, 0)")])
+@settings(max_examples=20, deadline=None)
+@given(values=st.lists(st.floats(-3, 3, width=32), min_size=1, max_size=3))
+def test_a_history_grown_in_fori_loop_and_averaged_mid_loop_divides_by_the_rows_written(lo, read, values,
+                                                                                        tmp_path_factory):
+    """fixes31: the history buffer of the loop's length (above) may be read mid-loop by sums and means over
+    axis 0 after the append: the rows not yet written are zeros, so a mean becomes the sum divided by
+    ``i - lo + 1``; under jax.jit the loop's values and the final history equal the un-jitted original's."""
+    source = _GROWN_HISTORY.replace("LO", lo).replace("HI", "STEPS").replace(
+        "        return history, x\n", f"        x = x - 0.25 * ({read})\n        return history, x\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.concatenate")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA206")])
+    assert result.fix is not None and result.fix.applicability == Applicability.UNSAFE
+    fixed_source = apply_edits(source, result.fix.edits)
+    assert "jnp.concatenate" not in fixed_source and ".mean(" not in fixed_source
+    tmp = tmp_path_factory.mktemp("grown_read")
+    original = load(f"grown_read_original_{lo}", source, tmp)
+    fixed = load(f"grown_read_fixed_{lo}", fixed_source, tmp)
+    x = jnp.asarray(values, jnp.float32)
+    with jax.disable_jit():
+        expected = original(x)
+    got = jax.jit(fixed)(x)
+    for e, g in zip(expected, got):
+        assert e.shape == g.shape and e.dtype == g.dtype
+        np.testing.assert_allclose(np.asarray(g), np.asarray(e), rtol=2e-5, atol=1e-6)

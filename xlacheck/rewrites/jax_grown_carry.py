@@ -11,8 +11,9 @@ row at ``i - lo`` (``history.at[i - lo].set(row)``). After the loop both hold th
 of no steps (``hi <= lo``) is left alone: JAX traces the body anyway, and the write into a buffer
 of 0 rows raises IndexError while tracing.
 
-Taken only when the body reads ``history`` nowhere else (mid-loop the buffer's later rows are
-zeros, where the original had no rows), the step variable is not rebound, the carry element is
+Taken only when the body reads ``history`` nowhere else but in sums and means over axis 0 after
+the step's row is written (mid-loop the buffer's later rows are zeros, where the original had no
+rows: a sum is unchanged, and a mean becomes that sum divided by ``i - lo + 1``, the rows written), the step variable is not rebound, the carry element is
 unpacked from the carry (``history, pos = carry``) or is the carry, and the empty start is a
 ``jnp.zeros``/``jnp.empty`` call read only there. UNSAFE: ``.at[].set`` writes the row in the
 buffer's dtype, where ``jnp.concatenate`` promoted the two dtypes (a float32 buffer and a float64
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.diagnostics import Fix
+from xlacheck.diagnostics import Edit, Fix
 from xlacheck.rewrites._expr import static_int
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source
@@ -35,6 +36,8 @@ PROMOTION = ("`.at[].set` writes each row in the buffer's dtype, where jnp.conca
 WINDOW = ("the window starts as W zero rows where the original starts empty: W must be a positive int, a mean "
           "over its rows becomes their sum divided by the rows filled (float16 sums are not widened first), and "
           "the loop's final window (not read here) holds W rows where the original holds min(steps, W)")
+MEAN_READ = ("a mean of the rows written so far is their sum divided by the step count (a float16 sum is not "
+             "widened first)")
 _EMPTY = frozenset({"jax.numpy.zeros", "jax.numpy.empty"})
 
 
@@ -141,7 +144,22 @@ def _window_fix(src: Source, body: ast.FunctionDef, stmt: ast.Assign, loop: ast.
     lo = src.segment(loop.args[0])
     filled = f"{jnp}.minimum({step} + 1, {src.segment(window)})" if lo_int == 0 else \
         f"{jnp}.minimum({step} - {lo} + 1, {src.segment(window)})"
-    edits = [replace(src, zero, src.segment(window))]
+    reads = _row_reads(src, jnp, body, stmt, read_rows, filled)
+    if reads is None:
+        return None
+    edits = [replace(src, zero, src.segment(window)), *reads]
+    name = stmt.targets[0].id  # type: ignore[attr-defined]
+    return make_fix(f"Start `{name}` (a window of its last {src.segment(window)} rows) as "
+                    f"{src.segment(window)} zero rows and divide its means by the rows filled so far: the carry "
+                    "keeps its shape, and every step reads the rows the original holds", edits, [WINDOW])
+
+
+def _row_reads(src: Source, jnp: str, body: ast.FunctionDef, stmt: ast.Assign, read_rows: list[ast.Name],
+               filled: str) -> list[Edit] | None:
+    """The edits that keep the body's reads of the carry exact, or None where one is no sum or mean
+    over axis 0 after the step's update: the rows not yet filled are the start's zeros, so a sum
+    stays and a mean becomes the sum divided by ``filled``, the rows the original holds."""
+    edits = []
     for read in read_rows:
         call = src.parents.get(read)
         if isinstance(call, ast.Attribute):
@@ -158,10 +176,7 @@ def _window_fix(src: Source, body: ast.FunctionDef, stmt: ast.Assign, loop: ast.
             mean = f"{total} / {filled}"
             plain = isinstance(src.parents.get(call), (ast.Assign, ast.AnnAssign, ast.Return))
             edits.append(replace(src, call, mean if plain else f"({mean})"))
-    name = stmt.targets[0].id  # type: ignore[attr-defined]
-    return make_fix(f"Start `{name}` (a window of its last {src.segment(window)} rows) as "
-                    f"{src.segment(window)} zero rows and divide its means by the rows filled so far: the carry "
-                    "keeps its shape, and every step reads the rows the original holds", edits, [WINDOW])
+    return edits
 
 
 @rewriter(ast.Call, ast.Subscript, pointed=True)
@@ -202,7 +217,7 @@ def rewrite_jax_grown_carry(src: Source, node: ast.AST) -> Fix | None:
     reads = src.loads_of(grown.id, body)
     kept = (grown, getattr(returned, "elts", [returned])[slot])
     read_rows = [r for r in reads if all(r is not k for k in kept)]
-    if not ok or len(reads) != 2 + len(read_rows) or (read_rows and window is None):
+    if not ok or len(reads) != 2 + len(read_rows):
         return None
     scope = src.scope_of(body)
     uses = src.loads_of(body.name, scope)
@@ -225,7 +240,11 @@ def rewrite_jax_grown_carry(src: Source, node: ast.AST) -> Fix | None:
         return None
     count = src.segment(hi) if lo_int == 0 else f"{src.segment(hi)} - {src.segment(lo)}"
     at = step if lo_int == 0 else f"{step} - {src.segment(lo)}"
-    edits = [replace(src, zero, count), replace(src, node, f"{grown.id}.at[{at}].set({src.segment(row)})")]
+    jnp = _jnp(src)
+    reads = _row_reads(src, jnp, body, stmt, read_rows, f"({at} + 1)") if read_rows and jnp is not None else []
+    if reads is None or read_rows and jnp is None:
+        return None
+    edits = [replace(src, zero, count), replace(src, node, f"{grown.id}.at[{at}].set({src.segment(row)})"), *reads]
     return make_fix(f"Preallocate `{grown.id}` with the loop's {hi_int - lo_int} rows and write step `{step}`'s row "
                     "into it: the carry keeps its shape, and after the loop it holds the rows the original appended",
-                    edits, [PROMOTION])
+                    edits, [PROMOTION] + ([MEAN_READ] if len(reads) else []))

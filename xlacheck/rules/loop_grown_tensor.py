@@ -90,7 +90,8 @@ class LoopGrownTensor(Rule):
 
     A `jax.lax.fori_loop(lo, hi, body, init)` carry that starts empty (`jnp.zeros((0, d))`) and
     gains one row per step (`h = jnp.concatenate([h, row[None, :]], axis=0)`), with `lo` and `hi`
-    Python ints the reader can see and `h` read nowhere else in the body, starts as
+    Python ints the reader can see and `h` read nowhere else in the body (but in sums and means over
+    axis 0 after the append: a mean becomes the sum divided by `i - lo + 1`), starts as
     `jnp.zeros((hi - lo, d))` and the step writes `h.at[i - lo].set(row)`: after the loop it
     holds the rows the original appended. Unsafe: the row is written in the buffer's dtype,
     where `jnp.concatenate` promoted the two. A window of the last `W` rows
