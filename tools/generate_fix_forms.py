@@ -88,6 +88,16 @@ class Form:
 
 
 COND = "{sum}(x) > 0.0"
+def _loop_history(shape: str, what: str, step: tuple[str, str, str, str], after: str, params: str = "x") -> Form:
+    """An XLA206 JAX form: a `fori_loop` body that unpacks its carry (``step[0]``), computes ``y``
+    (``step[1]``), joins a row to ``hist`` (``jnp.concatenate([hist, `` then ``step[2]``) and returns
+    ``step[3]``; ``after`` runs the loop and returns."""
+    carry, update, joined, returned = step
+    body = (f"    def body(i, carry):\n        {carry} = carry\n        y = {update}\n"
+            f"        hist = jnp.concatenate([hist, {joined}  # XLA: shape\n        return {returned}\n\n{after}")
+    return Form("XLA206", shape, what, body, category="shape", frameworks=("jax",), params=params)
+
+
 FORMS = (
     Form("XLA101", "ternary_assigned", "a conditional expression assigned to a name",
          f"    y = x * 2.0 if {COND} else x - 1.0  # XLA: cond\n    return y"),
@@ -259,24 +269,17 @@ FORMS = (
     Form("XLA207", "repeat_by_counts_summed_in_place", "`jnp.repeat` by counts from data, summed in place",
          "    return 2.0 / jnp.sum(jnp.repeat(w, jnp.where(x > 0.0, 3, 1), axis=0), axis=0) + x  # XLA: shape",
          category="shape", frameworks=("jax",), params="x, w"),
-    Form("XLA206", "window_history_mean_in_fori_loop", "a `fori_loop` history cut to its last rows, averaged",
-         "    def body(i, carry):\n        y, hist = carry\n        y = jnp.tanh(y) + 0.1 * i\n"
-         "        hist = jnp.concatenate([hist, y[None]], axis=0)[-2:]  # XLA: shape\n"
-         "        return y - 0.5 * jnp.mean(hist, axis=0), hist\n\n"
-         "    y, _ = jax.lax.fori_loop(0, 4, body, (x, jnp.zeros((0,) + x.shape)))\n    return y",
-         category="shape", frameworks=("jax",)),
-    Form("XLA206", "window_history_method_mean_from_one", "a window history from step 1, averaged by the method",
-         "    def body(i, carry):\n        hist, y = carry\n        y = y * 0.5 + i\n"
-         "        hist = jnp.concatenate([hist, jnp.expand_dims(y, 0)])[-3:]  # XLA: shape\n"
-         "        return hist, y + hist.mean(0) * w\n\n"
-         "    start = jnp.zeros((0, 6))\n    _, y = jax.lax.fori_loop(1, 6, body, (start, x))\n    return y",
-         category="shape", frameworks=("jax",), params="x, w"),
-    Form("XLA206", "history_averaged_mid_loop", "a `fori_loop` history of every step, averaged after each append",
-         "    def body(i, carry):\n        y, hist = carry\n        y = jnp.tanh(y) + 0.1 * i\n"
-         "        hist = jnp.concatenate([hist, y[None]], axis=0)  # XLA: shape\n"
-         "        return y - 0.5 * hist.mean(axis=0), hist\n\n"
-         "    y, hist = jax.lax.fori_loop(0, 3, body, (x, jnp.zeros((0, 6))))\n    return y + hist.sum()",
-         category="shape", frameworks=("jax",)),
+    _loop_history("window_history_mean_in_fori_loop", "a `fori_loop` history cut to its last rows, averaged",
+                  ("y, hist", "jnp.tanh(y) + 0.1 * i", "y[None]], axis=0)[-2:]",
+                   "y - 0.5 * jnp.mean(hist, axis=0), hist"),
+                  "    y, _ = jax.lax.fori_loop(0, 4, body, (x, jnp.zeros((0,) + x.shape)))\n    return y"),
+    _loop_history("window_history_method_mean_from_one", "a window history from step 1, averaged by the method",
+                  ("hist, y", "y * 0.5 + i", "jnp.expand_dims(y, 0)])[-3:]", "hist, y + hist.mean(0) * w"),
+                  "    start = jnp.zeros((0, 6))\n    _, y = jax.lax.fori_loop(1, 6, body, (start, x))\n    return y",
+                  "x, w"),
+    _loop_history("history_averaged_mid_loop", "a `fori_loop` history of every step, averaged after each append",
+                  ("y, hist", "jnp.tanh(y) + 0.1 * i", "y[None]], axis=0)", "y - 0.5 * hist.mean(axis=0), hist"),
+                  "    y, hist = jax.lax.fori_loop(0, 3, body, (x, jnp.zeros((0, 6))))\n    return y + hist.sum()"),
     # a prefix of traced length read through einsum and softmax attention (the masked attention)
     Form("XLA207", "prefix_rows_through_softmax_attention", "a prefix of a count's length attended by softmax",
          "    n = jnp.sum(x > 0.0)\n    keys = jnp.reshape(w, (3, 2))[:n]  # XLA: shape\n"
