@@ -1,4 +1,4 @@
-"""Source: https://github.com/pytorch/xla/issues/3171 ("OP lowering for slogdet": `torch.slogdet` had no torch_xla lowering, so it ran on the CPU). The lowering the issue asked for exists now: the same density head takes its log-determinant with `torch.linalg.slogdet`. (Full-covariance Gaussian density head scoring feature vectors in an anomaly detector.)"""
+"""Source: https://github.com/pytorch/xla/issues/3171 ("OP lowering for slogdet": `torch.slogdet` had no torch_xla lowering, so it ran on the CPU). Written as the fix twin of the `torch.det` case (the density head takes its log-determinant with `torch.linalg.slogdet`, which torch_xla 2.9 lowers) and renamed after the oracle: the forward is lowered, but the training step's backward fails on the XLA device with "RuntimeError: Expected a proper Tensor but got None (or an undefined Tensor in C++) for argument #0 'LU'" (slogdet's gradient needs the LU factors, which the lowering does not return). (Full-covariance Gaussian density head scoring feature vectors in an anomaly detector.)"""
 import torch
 import torch.nn as nn
 
@@ -18,7 +18,7 @@ class GaussianDensityHead(nn.Module):
         prec = self.precision()
         centred = feats - self.mean
         maha = ((centred @ prec) * centred).sum(-1)
-        log_det = torch.linalg.slogdet(prec)[1]
+        log_det = torch.linalg.slogdet(prec)[1]  # XLA: op
         return 0.5 * (maha - log_det).mean()
 
 
