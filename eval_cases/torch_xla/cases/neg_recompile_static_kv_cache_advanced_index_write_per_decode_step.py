@@ -1,4 +1,4 @@
-"""Source: https://github.com/huggingface/transformers/issues/31126 ("Request for Static Cache Support for XLA Compiler in Transformers": on XLA, `StaticCache.update` writing the new keys and values with `k_out[:, :, cache_position] = key_states` makes every generation step recompile; the proposed fix, transformers#31118/#31129 and then #31857, writes them with `index_copy_`). Here a decoder layer keeps a preallocated key/value cache and writes each step's keys and values into it by advanced-index assignment at the step's `cache_position`, then attends over the whole cache with a position mask. (Single-layer decoder generating one token per step with a static KV cache.)"""
+"""Source: https://github.com/huggingface/transformers/issues/31126 ("Request for Static Cache Support for XLA Compiler in Transformers": on XLA, `StaticCache.update` writing the new keys and values with `k_out[:, :, cache_position] = key_states` was reported to recompile at every generation step; the proposed fix, transformers#31118/#31129 and then #31857, writes them with `index_copy_`). Written as the positive and renamed after the oracle: on torch_xla 2.9 the advanced-index write at a device-tensor `cache_position` compiles once and does not recompile over five decode positions. A decoder layer keeps a preallocated key/value cache, writes each step's keys and values into it by index assignment and attends over the whole cache with a position mask. (Single-layer decoder generating one token per step with a static KV cache.)"""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -10,8 +10,8 @@ class StaticKVCache:
         self.values = torch.zeros(batch, heads, max_len, head_dim, device=device)
 
     def update(self, key_states, value_states, cache_position):
-        self.keys[:, :, cache_position] = key_states  # XLA: recompile
-        self.values[:, :, cache_position] = value_states  # XLA: recompile
+        self.keys[:, :, cache_position] = key_states
+        self.values[:, :, cache_position] = value_states
         return self.keys, self.values
 
 
