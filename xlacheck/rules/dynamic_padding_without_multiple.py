@@ -18,7 +18,7 @@ from xlacheck.analysis.per_step import per_batch
 from xlacheck.analysis.torch_model import tokens_read_on_host_only
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules._dataset_flow import compiled_consumer, keras_compiled
-from xlacheck.rules._recompile_scope import in_test, padding_kind
+from xlacheck.rules._recompile_scope import in_test, padding_kind, pads_to_longest
 from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -77,7 +77,7 @@ def _tf_padding(call: ast.Call, name: str | None, preview: bool, index: ModuleIn
             return f"padded_batch without padded_shapes pads each batch to its longest element and feeds {found[0]}"
         if preview:
             return "padded_batch without fixed padded_shapes pads each batch to its longest element"
-    if (name or "").endswith("pad_sequences") and not _set(_argument(call, 1, "maxlen")):
+    if pads_to_longest(index, call):
         return "pad_sequences without maxlen pads to the longest sequence of each call"
     if (method == "bucket_by_sequence_length" or (name or "").endswith(".bucket_by_sequence_length")) and not (
             is_true(_argument(call, 5, "pad_to_bucket_boundary"))
