@@ -249,7 +249,8 @@ def test_model_and_layer_classes_are_marked_once_for_every_reader() -> None:
     assert got["step"][1] is False  # a plain class's method is reached through its users
 
 
-@pytest.mark.parametrize("wrap", ["tf.function(self._step, jit_compile=True)", "tf.function(jit_compile=True)(self._step)"])
+@pytest.mark.parametrize("wrap", ["tf.function(self._step, jit_compile=True)",
+                                  "tf.function(jit_compile=True)(self._step)"])
 def test_a_method_that_calls_a_compiled_attribute_is_host_driver_code(wrap: str) -> None:
     """A method of a model class that calls ``self.step(...)``, where ``__init__`` binds ``self.step``
     to a ``tf.function`` of another method, calls a compiled entry point from Python: driver code,

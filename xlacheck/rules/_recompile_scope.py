@@ -31,7 +31,8 @@ HOST_LIST_JOINS = frozenset({"jnp.array", "jnp.asarray", "np.stack", "np.concate
 
 # Calls that keep the shape of their first argument: a value wrapped on its way to a compiled call
 # (XLA412 for tf.function, XLA416 for jax.jit, XLA401 for either).
-TF_SHAPE_KEEPING = frozenset({"tf.convert_to_tensor", "tf.constant", "tf.identity", "tf.cast", "np.asarray", "np.array"})
+TF_SHAPE_KEEPING = frozenset({"tf.convert_to_tensor", "tf.constant", "tf.identity", "tf.cast",
+                              "np.asarray", "np.array"})
 JAX_SHAPE_KEEPING = frozenset({"jnp.asarray", "jnp.array", "np.asarray", "np.array", "jax.device_put"})
 
 
