@@ -217,24 +217,20 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
         # pad_sequences told its length (maxlen): every batch has one shape
         Example("""
             import tensorflow as tf
-            @tf.function(jit_compile=True)
-            def encode(ids):
-                return tf.reduce_sum(ids, axis=1)
+            from tensorflow.keras.preprocessing.sequence import pad_sequences
+            encode = tf.function(lambda ids: tf.reduce_sum(ids, axis=1), jit_compile=True)
             def run(batches):
-                for seqs in batches:
-                    ids = tf.keras.preprocessing.sequence.pad_sequences(seqs, maxlen=64, padding="post")
-                    encode(tf.constant(ids))
+                return [encode(pad_sequences(seqs, maxlen=64)) for seqs in batches]
         """),
-        # the whole corpus padded once, before the loop: one length for every batch
+        # the whole corpus padded once, before the loop: one length for every epoch
         Example("""
             import tensorflow as tf
             @tf.function(jit_compile=True)
             def encode(ids):
                 return tf.reduce_sum(ids, axis=1)
-            def run(corpus, batch_size):
-                ids = tf.keras.preprocessing.sequence.pad_sequences(corpus, padding="post")
-                for _ in range(3):
-                    encode(tf.constant(ids))
+            def run(corpus, epochs):
+                ids = tf.constant(tf.keras.utils.pad_sequences(corpus))
+                return [encode(ids) for _ in range(epochs)]
         """),
     )
     INVALID = (
@@ -406,19 +402,21 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
         # each batch padded to its own longest sequence (pad_sequences without maxlen), then compiled
         Example("""
             import tensorflow as tf
-            @tf.function(jit_compile=True)
-            def encode(ids):
-                return tf.reduce_sum(ids, axis=1)
-            def run(batches):
-                for seqs in batches:
-                    ids = tf.keras.preprocessing.sequence.pad_sequences(seqs, padding="post")
-                    encode(tf.constant(ids))
+            from tensorflow.keras.preprocessing.sequence import pad_sequences
+            class Trainer:
+                @tf.function(jit_compile=True)
+                def step(self, ids):
+                    return tf.reduce_sum(ids, axis=1)
+                def fit(self, batches):
+                    for seqs in batches:
+                        padded = pad_sequences(seqs, padding="post")
+                        self.step(tf.constant(padded))
         """,
                 expected=(
-                    (8, 16, 'argument `ids` of tf.function `encode` is padded by pad_sequences (no maxlen) to the '
-                            'longest sequence of `seqs`, which changes on every iteration: each call passes a new '
-                            'shape, so it traces and XLA compiles again every iteration; pass the fixed-size buffer '
-                            'with the position (or a mask), or bucket the lengths'),
+                    (10, 23, 'argument `ids` of tf.function `step` is padded by pad_sequences (no maxlen) to the '
+                             'longest sequence of `seqs`, which changes on every iteration: each call passes a new '
+                             'shape, so it traces and XLA compiles again every iteration; pass the fixed-size buffer '
+                             'with the position (or a mask), or bucket the lengths'),
                 )),
     )
 
