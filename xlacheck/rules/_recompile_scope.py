@@ -1127,6 +1127,21 @@ def pads_to_longest(index: ModuleIndex, call: ast.Call) -> bool:
     return maxlen is None or isinstance(maxlen, ast.Constant) and maxlen.value is None
 
 
+def padding_to_longest(index: ModuleIndex, arg: ast.expr, loops: Sequence[ast.AST], shape_keeping: frozenset[str],
+                       depth: int = 0) -> ast.Call | None:
+    """The ``pad_sequences`` call without ``maxlen`` (:func:`pads_to_longest`) whose result ``arg`` is:
+    directly, wrapped in a call that keeps its shape (``tf.constant(ids)``), or through a name the
+    innermost of ``loops`` assigns it to once (XLA412 for the tf.function argument it reaches, XLA401,
+    which leaves that call to XLA412/XLA408)."""
+    if isinstance(arg, ast.Call) and arg.args and index.aliases.resolve(arg.func) in shape_keeping:
+        return padding_to_longest(index, arg.args[0], loops, shape_keeping, depth)
+    if isinstance(arg, ast.Name) and depth == 0:
+        values = [n.value for loop in loops[:1] for n in ast.walk(loop) if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
+        return padding_to_longest(index, values[0], loops, shape_keeping, depth + 1) if len(values) == 1 else None
+    return arg if isinstance(arg, ast.Call) and arg.args and pads_to_longest(index, arg) else None
+
+
 # -- state classes (analysis.pytrees.state_classes): a construction and whether a step reads one --
 
 

@@ -12,7 +12,7 @@ from xlacheck.rules._recompile_scope import (
     bound_arguments,
     in_test,
     loop_varying_names,
-    pads_to_longest,
+    padding_to_longest,
     params_varied_by_callers,
     positional_params,
     runs_traced,
@@ -588,23 +588,15 @@ def _hit(index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.A
     return item, name, "padded by pad_sequences (no maxlen) to the longest sequence of"
 
 
-def _padded_to_longest(index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST],
-                       depth: int = 0) -> str | None:
+def _padded_to_longest(index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST]) -> str | None:
     """The loop-varying name whose sequences Keras ``pad_sequences`` without ``maxlen`` pads to their
-    longest (:func:`pads_to_longest`): each iteration's batch gets its own length, a new shape
+    longest (:func:`padding_to_longest`): each iteration's batch gets its own length, a new shape
     (``numpy_array_shape_changes``, ``tensor_shape_changes`` in xlacheck/data/tf_retrace.json: one
-    trace per length); directly, wrapped in a call that keeps its shape (``tf.constant(ids)``), or
-    through a name the innermost loop assigns it to."""
-    if isinstance(arg, ast.Call) and arg.args and index.aliases.resolve(arg.func) in _SHAPE_KEEPING:
-        return _padded_to_longest(index, arg.args[0], varying, loops, depth)
-    if isinstance(arg, ast.Name) and depth == 0:
-        values = [n.value for loop in loops[:1] for n in ast.walk(loop) if isinstance(n, ast.Assign)
-                  and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
-        return _padded_to_longest(index, values[0], varying, loops, depth + 1) if len(values) == 1 else None
-    if isinstance(arg, ast.Call) and arg.args and pads_to_longest(index, arg) \
-            and retrace_table.hazard("numpy_array_shape_changes") == "retrace":
-        return _moving_name(arg.args[0], varying, index)
-    return None
+    trace per length)."""
+    call = padding_to_longest(index, arg, loops, _SHAPE_KEEPING)
+    if call is None or retrace_table.hazard("numpy_array_shape_changes") != "retrace":
+        return None
+    return _moving_name(call.args[0], varying, index)
 
 
 def _fixed_display_target(index: ModuleIndex, loops: list[ast.AST], name: str) -> bool:
