@@ -30,4 +30,4 @@ def ENTRY():
 
 
 def ALT_ARGS():
-    return [(jnp.full((4, 3), 0.1 * t),) for t in range(1, 4)]
+    return [(jnp.full((4, 3), 0.1 * t, dtype=jnp.float32),) for t in range(1, 4)]
