@@ -1,11 +1,11 @@
-"""Source: https://github.com/pytorch/xla/issues/3831 ("Backward tooks so much time (nearly 44s, but in GPU is ~0.8s) in huge models": a segmentation model trained on a single TPU core spent most of each step in the backward pass, and the metrics report after the first step listed `aten::prelu_backward` (14 calls) among the ops that ran on the CPU, with `xla::prelu` lowered for the forward pass). Here a small encoder-decoder segmentation network with learnable `nn.PReLU` activations is trained with a binary cross-entropy loss on two-class masks. (Encoder-decoder segmentation network with PReLU activations.)"""
+"""Source: https://github.com/pytorch/xla/issues/3831 ("Backward tooks so much time (nearly 44s, but in GPU is ~0.8s) in huge models": a segmentation model trained on a single TPU core spent most of each step in the backward pass, and the metrics report after the first step listed `aten::prelu_backward` (14 calls) among the ops that ran on the CPU, with `xla::prelu` lowered for the forward pass). Here a small encoder-decoder segmentation network with learnable `nn.PReLU` activations is trained with a binary cross-entropy loss on two-class masks. On torch_xla 2.9 (CPU) the PReLU backward is lowered, but the oracle saw the step fall back for `aten::upsample_bilinear2d_backward`, the gradient of the decoder's bilinear `F.interpolate` (the `# XLA:` line); the name kept from before labelling says PReLU, the failure is the upsampling. (Encoder-decoder segmentation network with PReLU activations.)"""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
 
 def block(c_in, c_out):
-    return nn.Sequential(nn.Conv2d(c_in, c_out, 3, padding=1), nn.BatchNorm2d(c_out), nn.PReLU(c_out))  # XLA: op
+    return nn.Sequential(nn.Conv2d(c_in, c_out, 3, padding=1), nn.BatchNorm2d(c_out), nn.PReLU(c_out))
 
 
 class SegNet(nn.Module):
@@ -19,7 +19,7 @@ class SegNet(nn.Module):
     def forward(self, x):
         e1 = self.enc1(x)
         e2 = self.enc2(F.max_pool2d(e1, 2))
-        up = F.interpolate(e2, scale_factor=2, mode="bilinear", align_corners=False)
+        up = F.interpolate(e2, scale_factor=2, mode="bilinear", align_corners=False)  # XLA: op
         return self.head(self.dec1(torch.cat([up, e1], dim=1)))
 
 
