@@ -1,4 +1,4 @@
-"""Source: https://github.com/pytorch/xla/issues/3831 (near miss written after the first labels of this report's cases: on torch_xla 2.9 (CPU) the decoder's bilinear upsampling backward fell back, not the PReLU backward the report names). The same segmentation network with learnable `nn.PReLU` activations upsamples with nearest-neighbour interpolation, so the activations are what is left of the report: `aten::prelu_backward` no longer reaches the CPU. (Encoder-decoder segmentation network with PReLU activations.)"""
+"""Source: https://github.com/pytorch/xla/issues/3831 (near miss written after the labels of this report's other cases: on torch_xla 2.9 (CPU) the decoders' `F.interpolate` backward fell back, bilinear and nearest, not the PReLU backward the report names). The same segmentation network with learnable `nn.PReLU` activations upsamples with a learned `nn.ConvTranspose2d`, so the activations are what is left of the report: `aten::prelu_backward` no longer reaches the CPU. (Encoder-decoder segmentation network with PReLU activations.)"""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -13,13 +13,14 @@ class SegNet(nn.Module):
         super().__init__()
         self.enc1 = block(3, 8)
         self.enc2 = block(8, 16)
+        self.up = nn.ConvTranspose2d(16, 16, 2, stride=2)
         self.dec1 = block(16 + 8, 8)
         self.head = nn.Conv2d(8, n_classes, 1)
 
     def forward(self, x):
         e1 = self.enc1(x)
         e2 = self.enc2(F.max_pool2d(e1, 2))
-        up = F.interpolate(e2, scale_factor=2, mode="nearest")
+        up = self.up(e2)
         return self.head(self.dec1(torch.cat([up, e1], dim=1)))
 
 
