@@ -122,3 +122,70 @@ def test_literal_test_reads_the_instance_copy() -> None:
     assert test("self.rescale or other") is None
     assert test("other.rescale") is None
 
+
+
+# x-transformers' UniversalPretrainWrapper (batch 23, judged false): `reset_every=0` is kept as `self.reset_every`,
+# and the step's `.item()` sits after `self.reset_every > 0 and`: Python never evaluates it (written here)
+COUNTER = '''
+import torch
+import torch.nn as nn
+
+
+class Wrapper(nn.Module):
+    def __init__(self, net, reset_every=0, clip=None):
+        super().__init__()
+        self.net = net
+        self.reset_every = reset_every
+        self.clip = clip
+        self.register_buffer("step", torch.tensor(0))
+
+    def forward(self, x):
+        loss = self.net(x).sum()
+        if self.reset_every > 0 and self.step.item() % self.reset_every == 0:
+            loss = loss * 0
+        scale = loss.max().item() if self.clip is not None else 1.0
+        return loss * scale
+'''
+COUNTER_TRAIN = """
+import torch
+import torch_xla
+from pkg.wrap import Wrapper
+
+
+def train(net, loader, opt):
+    device = torch_xla.device()
+    model = Wrapper(net)
+    for x in loader:
+        loss = model(x.to(device))
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+
+
+if __name__ == "__main__":
+    train(None, [], None)
+"""
+
+
+def test_operands_after_a_decided_one_never_run(tmp_path: Path) -> None:
+    files = {"setup.py": "", "pkg/__init__.py": "", "pkg/wrap.py": COUNTER, "pkg/train.py": COUNTER_TRAIN}
+    _write(tmp_path / "project", files)
+    result = check_paths([str(tmp_path / "project")], Settings(torch_xla=True, cache=False))
+    assert [d for f in result.files for d in f.diagnostics if f.path.endswith("wrap.py")] == []
+    _write(tmp_path / "set", files | {"pkg/run.py": "from pkg.wrap import Wrapper\nW = Wrapper(None, 100, 1.0)\n"})
+    result = check_paths([str(tmp_path / "set")], Settings(torch_xla=True, cache=False))
+    assert sorted({(d.line, d.code) for f in result.files for d in f.diagnostics if f.path.endswith("wrap.py")}) == [
+        (15, "XLA350"), (17, "XLA350")]
+
+
+def test_literal_test_orders_numbers() -> None:
+    def test(src: str) -> bool | None:
+        node = ast.parse(src).body[0]
+        assert isinstance(node, ast.Expr)
+        return literal_test(node.value, {"every": 0, "rate": 0.5, "mode": None, "on": False})
+
+    assert test("every > 0") is False
+    assert test("0 < every") is False
+    assert test("every >= 0 and rate < 1") is True
+    assert test("mode > 0") is None  # (None > 0 raises: not decided)
+    assert test("on > 0") is None  # (a bool is no number here)

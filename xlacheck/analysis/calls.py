@@ -24,7 +24,8 @@ never reads the device). A parameter the function rebinds is left out.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+import operator
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -473,7 +474,7 @@ def _literal_key(e: ast.expr) -> str | None:
 
 def literal_test(test: ast.expr, literals: Mapping[str, object]) -> bool | None:
     """The truth of a test on parameters known to be literals: ``p``, ``not p``, ``p is None``,
-    ``p is not None``, ``p == "cpu"``, ``p != 0``, and ``and``/``or`` of such tests; None when the test
+    ``p is not None``, ``p == "cpu"``, ``p != 0``, ``p > 0`` (numbers), and ``and``/``or`` of such tests; None when the test
     depends on anything else. ``self.p`` reads the instance's copy of a parameter where ``literals`` hold
     one (``"self.p"``)."""
     if not literals:
@@ -507,4 +508,15 @@ def literal_test(test: ast.expr, literals: Mapping[str, object]) -> bool | None:
             return (value is other) == isinstance(op, ast.Is)
         if isinstance(op, (ast.Eq, ast.NotEq)) and type(value) is type(other):
             return (value == other) == isinstance(op, ast.Eq)
+        if type(op) in _ORDER and _number(value) and _number(other):
+            return bool(_ORDER[type(op)](value, other) if left is test.left else _ORDER[type(op)](other, value))
     return None
+
+
+# an order comparison of two numbers is decided as Python decides it (``every > 0`` with ``every`` 0: False)
+_ORDER: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
+    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
+
+
+def _number(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)

@@ -1686,10 +1686,13 @@ def _unset(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[s
         tree = parse(os.path.abspath(path))
         if tree is None:
             continue
-        # (literal_test decides `if` statements only; asking _never_set about no other parameter keeps a large
-        # module with many keyword defaults cheap)
-        tested = {n.id if isinstance(n, ast.Name) else n.attr for i in ast.walk(tree) if isinstance(i, ast.If)
-                  for n in ast.walk(i.test) if isinstance(n, ast.Name) or isinstance(n, ast.Attribute)
+        # (literal_test decides tests only: of `if` statements, `x if test else y`, and the operands of `and`/`or`,
+        # after which the rest never runs; asking _never_set about no other parameter keeps a large module with many
+        # keyword defaults cheap)
+        tests = [t for i in ast.walk(tree) for t in (
+            [i.test] if isinstance(i, (ast.If, ast.IfExp)) else i.values if isinstance(i, ast.BoolOp) else [])]
+        tested = {n.id if isinstance(n, ast.Name) else n.attr for t in tests
+                  for n in ast.walk(t) if isinstance(n, ast.Name) or isinstance(n, ast.Attribute)
                   and isinstance(n.value, ast.Name) and n.value.id == "self"}
         found_here: dict[str, dict[str, object]] = {}
         for s in tree.body:

@@ -2769,6 +2769,12 @@ class _Walker:
         self.block(body)
         self.active = active
 
+    def truth(self, e: ast.expr) -> bool | None:
+        """The value of a test in step code: :meth:`xla_truth`, else what the literals of the function's
+        parameters decide (:func:`~xlacheck.analysis.calls.literal_test`); None when neither decides it."""
+        known = self.xla_truth(e)
+        return literal_test(e, self.literals) if known is None else known
+
     def xla_truth(self, e: ast.expr) -> bool | None:
         """The value of a test in code that runs on the XLA device, where the test says where the code runs:
         ``is_torch_xla_available()`` (True), ``t.device.type == "<s>"`` (True iff ``s`` is "xla"; ``t`` a tensor
@@ -2885,13 +2891,14 @@ class _Walker:
             out.stmt_of[id(n)] = s
             out.nodes.append(n)
             children: list[ast.AST] = list(ast.iter_child_nodes(n))
-            # `not is_tpu and not mask.any()`: on XLA the operands after a decided one never run
+            # `not is_tpu and not mask.any()`: on XLA the operands after a decided one never run; so with
+            # `every > 0 and t.item()` where every call leaves `every` at 0 (analysis.calls.literal_test)
             if isinstance(n, ast.BoolOp):
                 decisive = isinstance(n.op, ast.Or)
-                cut = next((i for i, v in enumerate(n.values) if self.xla_truth(v) is decisive), None)
+                cut = next((i for i, v in enumerate(n.values) if self.truth(v) is decisive), None)
                 if cut is not None:
                     children = [n.op, *n.values[:cut + 1]]
-            elif isinstance(n, ast.IfExp) and (known := self.xla_truth(n.test)) is not None:
+            elif isinstance(n, ast.IfExp) and (known := self.truth(n.test)) is not None:
                 children = [n.test, n.body if known else n.orelse]
             for c in children:
                 if isinstance(c, (ast.stmt, ast.excepthandler, ast.Lambda)) or isinstance(c, ast.comprehension) and False:
