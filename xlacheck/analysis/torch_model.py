@@ -51,7 +51,7 @@ from xlacheck.analysis.tables import (
     NON_TORCH_RUNTIMES,
     OTHER_TORCH_BACKENDS,
 )
-from xlacheck.analysis.type_guards import python_number_names
+from xlacheck.analysis.type_guards import python_number_annotation, python_number_names
 
 TENSOR = 1  # proven torch tensor
 BOOL = 2  # a boolean tensor (a mask)
@@ -2087,6 +2087,8 @@ class _Builder:
                 ann = a.annotation
                 if ann is not None and (self.resolve(ann) == "torch.Tensor"):
                     flags |= TENSOR
+                elif python_number_annotation(ann):
+                    flags &= STEP_ARG | STEP_INT  # declared Python numbers: no tensor, whatever a caller's batch is
                 env[a.arg] = flags
         return env
 

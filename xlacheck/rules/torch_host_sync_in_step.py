@@ -1002,6 +1002,18 @@ class TorchHostSyncInStep(ModuleRule):
                 "    losses = []\n    for x, y in loader:\n        loss = model(x.to(device)).sum()\n"
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"
                 "        losses.append(loss.detach())\n    return [l.item() for l in losses]\n"),
+        # a parameter declared a list of Python floats holds no tensor, whatever its module's callers hand the
+        # forward (stable-audio-tools' NumberConditioner casts batch metadata; analysis.type_guards)
+        Example("import typing as tp\n\nimport torch\nfrom torch import nn\n\n\nclass NumberConditioner(nn.Module):\n"
+                "    def __init__(self, dim: int, min_val: float = 0, max_val: float = 1):\n        super().__init__()\n"
+                "        self.min_val = min_val\n        self.max_val = max_val\n        self.embedder = nn.Linear(1, dim)\n\n"
+                "    def forward(self, floats: tp.List[float], device=None) -> tp.Any:\n"
+                "        floats = [float(x) for x in floats]\n        floats = torch.tensor(floats).to(device)\n"
+                "        floats = floats.clamp(self.min_val, self.max_val)\n"
+                "        normalized = (floats - self.min_val) / (self.max_val - self.min_val)\n"
+                "        embeds = self.embedder(normalized[:, None])\n"
+                "        return [embeds, torch.ones(embeds.shape[0], 1).to(device)]\n",
+                torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
