@@ -39,7 +39,7 @@ from functools import cache, lru_cache
 
 from xlacheck._data import load_json
 from xlacheck.analysis import TRY_STATEMENTS, is_main_guard, walk
-from xlacheck.analysis.calls import closed_call_literals, literal_test
+from xlacheck.analysis.calls import closed_call_literals, literal_test, none_test_helpers
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
@@ -668,6 +668,7 @@ class _Builder:
         # parameters every call of a file-private function, or every call of the project, leaves at one
         # literal (analysis.calls)
         self.literals = closed_call_literals(tree, facts.functions, facts.call_literals)
+        self.none_tests = none_test_helpers(tree)  # the module's own `def exists(v): return v is not None`
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -2656,7 +2657,7 @@ class _Walker:
                 s.body and run_ending(s.body[-1], self.b.resolve, in_try=False)))
             known = self.xla_truth(s.test) if self.active else None
             if known is None:  # (a branch every caller rules out never runs: analysis.calls)
-                known = literal_test(s.test, self.literals)
+                known = literal_test(s.test, self.literals, self.b.none_tests)
             self.periodic += every_n
             before = dict(self.env)
             numbers = python_number_names(s.test) + self._not_tensor_tests(s.test, True)
@@ -2775,7 +2776,7 @@ class _Walker:
         """The value of a test in step code: :meth:`xla_truth`, else what the literals of the function's
         parameters decide (:func:`~xlacheck.analysis.calls.literal_test`); None when neither decides it."""
         known = self.xla_truth(e)
-        return literal_test(e, self.literals) if known is None else known
+        return literal_test(e, self.literals, self.b.none_tests) if known is None else known
 
     def xla_truth(self, e: ast.expr) -> bool | None:
         """The value of a test in code that runs on the XLA device, where the test says where the code runs:
