@@ -523,8 +523,9 @@ def literal_test(test: ast.expr, literals: Mapping[str, object],
         value = literals.get(key, _UNKNOWN)
         return None if value is _UNKNOWN else bool(value)
     if none_tests and isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in none_tests \
-            and len(test.args) == 1 and not test.keywords and (key := _literal_key(test.args[0])) in literals:
-        return (literals[key] is not None) == none_tests[test.func.id]  # exists(p): p is not None
+            and len(test.args) == 1 and not test.keywords:
+        value = literals.get(_literal_key(test.args[0]) or "", _UNKNOWN)  # exists(p): p is not None
+        return None if value is _UNKNOWN else (value is not None) == none_tests[test.func.id]
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, right, op = test.left, test.comparators[0], test.ops[0]
         if isinstance(left, ast.Constant):
