@@ -264,7 +264,8 @@ def test_a_none_test_helper_of_a_flag_nothing_sets(tmp_path: Path) -> None:
 def test_none_test_helpers() -> None:
     from xlacheck.analysis.calls import none_test_helpers
 
-    tree = ast.parse("def exists(v):\n    return v is not None\n\ndef missing(v):\n    '''doc'''\n    return v is None\n"
+    tree = ast.parse("def exists(v):\n    return v is not None\n\n"
+                     "def missing(v):\n    '''doc'''\n    return v is None\n"
                      "\ndef default(v, d):\n    return v if v is not None else d\n"
                      "\ndef twice(v):\n    return v is not None\ntwice = None\n")
     assert none_test_helpers(tree) == {"exists": True, "missing": False}
