@@ -88,6 +88,16 @@ class Form:
 
 
 COND = "{sum}(x) > 0.0"
+def _loop_history(shape: str, what: str, step: tuple[str, str, str, str], after: str, params: str = "x") -> Form:
+    """An XLA206 JAX form: a `fori_loop` body that unpacks its carry (``step[0]``), computes ``y``
+    (``step[1]``), joins a row to ``hist`` (``jnp.concatenate([hist, `` then ``step[2]``) and returns
+    ``step[3]``; ``after`` runs the loop and returns."""
+    carry, update, joined, returned = step
+    body = (f"    def body(i, carry):\n        {carry} = carry\n        y = {update}\n"
+            f"        hist = jnp.concatenate([hist, {joined}  # XLA: shape\n        return {returned}\n\n{after}")
+    return Form("XLA206", shape, what, body, category="shape", frameworks=("jax",), params=params)
+
+
 FORMS = (
     Form("XLA101", "ternary_assigned", "a conditional expression assigned to a name",
          f"    y = x * 2.0 if {COND} else x - 1.0  # XLA: cond\n    return y"),
@@ -251,6 +261,36 @@ FORMS = (
          "    out = []\n    for i in range(3):\n        if x[i] > 0.0:  # XLA: cond\n"
          "            out.append(x[i] * 2.0)\n"
          "        else:\n            out.append(-x[i])\n    return {stack}(out)", frameworks=("jax",)),
+    # fixes31: a repeat by counts from data read by a sum or mean over the repeated axis (the weighted
+    # reduction), and a fori_loop history cut back to a window of its last rows (a buffer of the window)
+    Form("XLA207", "repeat_by_counts_method_mean", "`jnp.repeat` by counts from data, averaged by the method",
+         "    r = jnp.repeat(w, jnp.where(x > 0.0, 2, 1), axis=0)  # XLA: shape\n    return x - r.mean(axis=0)",
+         category="shape", frameworks=("jax",), params="x, w"),
+    Form("XLA207", "repeat_by_counts_summed_in_place", "`jnp.repeat` by counts from data, summed in place",
+         "    return 2.0 / jnp.sum(jnp.repeat(w, jnp.where(x > 0.0, 3, 1), axis=0), axis=0) + x  # XLA: shape",
+         category="shape", frameworks=("jax",), params="x, w"),
+    _loop_history("window_history_mean_in_fori_loop", "a `fori_loop` history cut to its last rows, averaged",
+                  ("y, hist", "jnp.tanh(y) + 0.1 * i", "y[None]], axis=0)[-2:]",
+                   "y - 0.5 * jnp.mean(hist, axis=0), hist"),
+                  "    y, _ = jax.lax.fori_loop(0, 4, body, (x, jnp.zeros((0,) + x.shape)))\n    return y"),
+    _loop_history("window_history_method_mean_from_one", "a window history from step 1, averaged by the method",
+                  ("hist, y", "y * 0.5 + i", "jnp.expand_dims(y, 0)])[-3:]", "hist, y + hist.mean(0) * w"),
+                  "    start = jnp.zeros((0, 6))\n    _, y = jax.lax.fori_loop(1, 6, body, (start, x))\n    return y",
+                  "x, w"),
+    _loop_history("history_averaged_mid_loop", "a `fori_loop` history of every step, averaged after each append",
+                  ("y, hist", "jnp.tanh(y) + 0.1 * i", "y[None]], axis=0)", "y - 0.5 * hist.mean(axis=0), hist"),
+                  "    y, hist = jax.lax.fori_loop(0, 3, body, (x, jnp.zeros((0, 6))))\n    return y + hist.sum()"),
+    # a prefix of traced length read through einsum and softmax attention (the masked attention)
+    Form("XLA207", "prefix_rows_through_softmax_attention", "a prefix of a count's length attended by softmax",
+         "    n = jnp.sum(x > 0.0)\n    keys = jnp.reshape(w, (3, 2))[:n]  # XLA: shape\n"
+         "    scores = jnp.einsum(\"td,d->t\", keys, x[:2])\n"
+         "    return x * jnp.einsum(\"t,td->d\", jax.nn.softmax(scores), keys).sum()",
+         category="shape", frameworks=("jax",), params="x, w"),
+    Form("XLA207", "prefix_rows_at_get_softmax_then_sum", "`.at[:n].get()` rows weighted by a softmax, summed",
+         "    n = jnp.sum(x > 0.0)\n    rows = jnp.reshape(w, (3, 2)).at[:n, :].get()  # XLA: shape\n"
+         "    scores = jnp.einsum(\"td,d->t\", rows, x[:2]) * 2.0\n    probs = jax.nn.softmax(scores, axis=0)\n"
+         "    return x + jnp.sum(jnp.einsum(\"t,td->td\", probs, rows), axis=0).sum()",
+         category="shape", frameworks=("jax",), params="x, w"),
 )
 
 

@@ -3555,3 +3555,23 @@ def extend(seq):
         inputs=(((2, 1), "float_nan"),),
     ),
 )
+
+# fixes31: a mean of repeated rows read inside an expression is divided by as one quotient
+EXAMPLES += (
+    Example(
+        "repeat_then_mean_divided_into",
+        '''import tensorflow as tf
+
+
+def inverse_mean(features, weights):
+    counts = tf.cast(tf.round(weights * 3.0), tf.int32)
+    expanded = tf.repeat(features, counts, axis=0)  # flag
+    return 2.0 / tf.reduce_mean(expanded, axis=0)
+''',
+        "unsafe",  # float rounding of x * c; all counts 0: NaN in both (0 / 0)
+        ("return 2.0 / (tf.reduce_sum(tf.where(expanded_weights > 0, features * expanded_weights, 0), axis=0) / "
+         "tf.reduce_sum(expanded_weights * tf.ones_like(features), axis=0))",),
+        inputs=(((4, 3), "float_nan"), ((4,), "unit")),
+        rtol=1e-4,
+    ),
+)

@@ -1767,3 +1767,206 @@ def test_a_history_grown_in_fori_loop_becomes_a_buffer_of_the_loop_length(lo, hi
         assert e.shape == g.shape and e.dtype == g.dtype
         # XLA's fused tanh differs from the op-by-op one by ~8 ulp (1.08e-6 relative seen), not the fix
         np.testing.assert_allclose(np.asarray(g), np.asarray(e), rtol=1e-5)
+
+
+def fixed_matches_eager(source: str, tree: ast.Module, node: ast.AST, code: str, name: str, tmp: Path, args: tuple,
+                        rtol: float = 1e-5, atol: float = 1e-6) -> str:
+    """The UNSAFE fix of ``code`` at ``node``, its jitted function compared with the original run without jit
+    on ``args`` (every output's shape, dtype and values); the fixed source."""
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, code)])
+    assert result.fix is not None and result.fix.applicability == Applicability.UNSAFE
+    fixed_source = apply_edits(source, result.fix.edits)
+    original = load(f"{name}_original", source, tmp)
+    fixed = load(f"{name}_fixed", fixed_source, tmp)
+    with jax.disable_jit():
+        expected = original(*args)
+    got = jax.jit(fixed)(*args)
+    for e, g in zip(jax.tree_util.tree_leaves(expected), jax.tree_util.tree_leaves(got), strict=True):
+        assert e.shape == g.shape and e.dtype == g.dtype
+        np.testing.assert_allclose(np.asarray(g), np.asarray(e), rtol=rtol, atol=atol)
+    return fixed_source
+
+
+_WINDOW_HISTORY = HEADER + '''WINDOW = 3
+
+
+def sample(x, steps, order=2):
+    def body(i, carry):
+        x, history = carry
+        x = jnp.tanh(x) * 1.5 + i * 0.25
+        history = jnp.concatenate([history, x[None]], axis=0)[-W:]
+        coeff = READ
+        x = x - 0.5 * coeff
+        return x, history
+
+    history = jnp.zeros((0,) + x.shape)
+    x, _ = jax.lax.fori_loop(LO, LO + steps.shape[0], body, (x, history))
+    return x
+'''
+
+
+@pytest.mark.parametrize(("window", "read", "lo"), [
+    ("order", "jnp.mean(history, axis=0)", "0"),
+    ("WINDOW", "history.mean(axis=0)", "1"),
+    ("order", "jnp.sum(history, 0) + history.mean(0)", "1"),
+    ("1", "jnp.mean(history, axis=0)", "0"),
+])
+@settings(max_examples=20, deadline=None)
+@given(values=st.lists(st.floats(-3, 3, width=32), min_size=1, max_size=3), steps=st.integers(1, 6))
+def test_a_sliding_window_history_in_fori_loop_starts_as_its_window_of_zero_rows(window, read, lo, values, steps,
+                                                                                  tmp_path_factory):
+    """fixes31: a fori_loop carry that starts empty, gains a row per step and is cut back to its last ``W``
+    rows (``jnp.concatenate([h, x[None]])[-W:]``) starts as ``W`` zero rows, and its means over axis 0
+    become sums divided by ``jnp.minimum(i - lo + 1, W)``: under jax.jit it gives what the original gives
+    without jit (where the loop is Python and the growing carry legal), for loops shorter and longer than
+    the window, a window from a parameter, a module constant and a literal."""
+    source = _WINDOW_HISTORY.replace("READ", read).replace("LO", lo).replace("[-W:]", f"[-{window}:]")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Call)
+                and ast.unparse(n.value.func) == "jnp.concatenate")
+    tag = f"window_{window}_{lo}_{abs(hash(read))}"
+    fixed_source = fixed_matches_eager(source, tree, node, "XLA206", tag, tmp_path_factory.mktemp("window"),
+                                       (jnp.asarray(values, jnp.float32), jnp.zeros(steps)), rtol=2e-5)
+    assert f"jnp.zeros(({window},) + x.shape)" in fixed_source and ".mean(" not in fixed_source
+
+
+@pytest.mark.parametrize("change", [
+    ("coeff = READ", "coeff = jnp.max(history, axis=0)"),  # the zero rows would count
+    ("coeff = READ", "coeff = history[0]"),  # the first row is a zero row until the window fills
+    ("coeff = READ\n", "coeff = jnp.mean(history, axis=0)\n        h = history[-1]\n"),
+    ("x, _ = jax.lax", "x, history = jax.lax"),  # the final window is read after the loop: `return x` ...
+    ("[-W:]", "[-x.shape[0]:]"),  # the window is not a number the start can read
+    ("[-W:]", "[-0:]"),  # `[-0:]` keeps every row
+    ("    x, history = carry\n", "    x, history = carry\n        coeff0 = jnp.mean(history, axis=0)\n"),  # before
+])
+def test_a_sliding_window_read_otherwise_is_not_rewritten(change):
+    source = _WINDOW_HISTORY.replace("LO", "0").replace("[-W:]", "[-order:]") if change[0] != "[-W:]" else \
+        _WINDOW_HISTORY.replace("LO", "0")
+    source = source.replace(*change).replace("READ", "jnp.mean(history, axis=0)")
+    if change[0] == "x, _ = jax.lax":
+        source = source.replace("    return x\n", "    return x, history\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Call)
+                and ast.unparse(n.value.func) == "jnp.concatenate")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA206")])
+    assert result.fix is None or not result.fix.edits
+
+
+@pytest.mark.parametrize("body", [
+    "    r = jnp.repeat(x, c, axis=0)\n    return r.mean(axis=0)\n",
+    "    r = jnp.repeat(x, c, axis=0)\n    return 2.0 / jnp.mean(r, 0) + 1.0\n",
+    "    return jnp.sum(jnp.repeat(x, c, axis=0), axis=0)\n",
+    "    y = x.T\n    r = jnp.repeat(y, c, axis=-1)\n    return jnp.mean(r, axis=-1)\n",
+    "    r = jnp.repeat(x, c, axis=0)\n    s = r.sum(0)\n    return s * 2.0\n",
+])
+@settings(max_examples=25, deadline=None)
+# `v + 0.0`: no -0.0, whose sign a sum in another order may lose (then 2 / mean is inf for -inf: rounding)
+@given(rows=st.lists(st.tuples(st.floats(-3, 3, width=32).map(lambda v: v + 0.0),
+                               st.floats(-3, 3, width=32).map(lambda v: v + 0.0), st.integers(0, 3)),
+                     min_size=1, max_size=5))
+def test_a_repeat_by_counts_from_data_read_by_a_sum_or_mean_becomes_a_weighted_reduction(body, rows,
+                                                                                          tmp_path_factory):
+    """fixes31: ``jnp.repeat(x, c, axis=k)`` read once by ``jnp.sum``/``jnp.mean`` over axis k (function or
+    method, named or in place) weights x's rows by c, as rewrite_repeat_reduction does for tf.repeat: under
+    jax.jit it gives what the original gives without jit, counts of 0 included (a row left out; every count 0:
+    the mean is NaN in both), and a mean inside an expression divides as one quotient."""
+    source = HEADER + "def f(x, c):\n" + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.repeat")
+    args = (jnp.asarray([r[:2] for r in rows], jnp.float32), jnp.asarray([r[2] for r in rows], jnp.int32))
+    fixed_source = fixed_matches_eager(source, tree, node, "XLA207", f"repeat_{abs(hash(body))}",
+                                       tmp_path_factory.mktemp("repeat"), args, atol=1e-5)
+    assert "jnp.repeat" not in fixed_source and "tf." not in fixed_source
+
+
+@pytest.mark.parametrize("body", [
+    "    r = jnp.repeat(x, c, axis=0)\n    return jnp.mean(r, axis=1)\n",  # another axis: the repeat stays
+    "    r = jnp.repeat(x, c)\n    return jnp.sum(r)\n",  # no axis: repeats the flattened array
+    "    r = jnp.repeat(x, c, axis=0)\n    return jnp.max(r, axis=0)\n",
+    "    r = jnp.repeat(x, c, axis=0)\n    return jnp.mean(r, axis=0) + r[0]\n",  # read twice
+    "    r = jnp.repeat(x, c, axis=0)\n    return jnp.mean(r, axis=0, keepdims=True)\n",
+])
+def test_a_repeat_read_otherwise_is_not_rewritten_as_a_weighted_reduction(body):
+    source = HEADER + "def f(x, c):\n" + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.repeat")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is None or not result.fix.edits or "jnp.repeat(" in apply_edits(source, result.fix.edits)
+
+
+_KV_HELPER = HEADER + '''def cache_prefix(x, pos):
+    return jnp.repeat(x.at[:pos, :, :].get(), 2, axis=1)
+
+
+def decode(q, cache_k, cache_v, pos):
+    scale = 1.0 / jnp.sqrt(q.shape[-1])
+    keys = cache_prefix(cache_k, pos)
+    scores = scale * jnp.einsum("hd,thd->ht", q, keys)
+    weights = jax.nn.softmax(scores, axis=-1)
+    values = cache_prefix(cache_v, pos)
+    return jnp.einsum("ht,thd->hd", weights, values)
+'''
+_KV_INLINE = HEADER + '''def decode(q, cache_k, cache_v, pos):
+    keys = cache_k[:pos]
+    scores = 0.5 * jnp.einsum("thd,hd->ht", jnp.repeat(keys, 2, axis=1), q)
+    probs = jax.nn.softmax(scores)
+    out = jnp.einsum("ht,thd->hd", probs, jnp.repeat(cache_v[:pos], 2, axis=1))
+    return out + jnp.sum(jnp.einsum("ht,h->th", probs, q[:, 0]), axis=0)
+'''
+
+
+@pytest.mark.parametrize("source", [_KV_HELPER, _KV_INLINE], ids=["helper", "inline"])
+@settings(max_examples=20, deadline=None)
+@given(pos=st.integers(0, 10), values=st.lists(st.floats(-2, 2, width=32), min_size=4, max_size=4))
+def test_a_cache_prefix_read_through_attention_becomes_the_masked_cache(source, pos, values, tmp_path_factory):
+    """fixes31: a prefix of traced length of a KV cache (``x.at[:pos, :, :].get()`` in a helper, or ``x[:pos]``),
+    read through repeat, einsum and softmax until an einsum or a sum removes its rows, becomes the whole cache
+    with the rows past ``pos`` zeroed and ``where=`` on the softmax: under jax.jit it gives what the original
+    gives without jit, for an empty prefix (0: the attention over no rows is 0), and past the cache's end."""
+    tree = ast.parse(source)
+    gets = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "get"]
+    node = gets[0] if gets else next(n for n in ast.walk(tree) if ast.unparse(n) == "cache_k[:pos]")
+    cache_k = jnp.linspace(-1.0, 1.0, 64).reshape(8, 2, 4) * values[0]
+    cache_v = jnp.linspace(1.0, -1.0, 64).reshape(8, 2, 4) + values[1]
+    q = jnp.full((4, 4), values[2]) + jnp.arange(4.0) * values[3]
+    tag = "kv_helper" if "cache_prefix" in source else "kv_inline"
+    fixed_source = fixed_matches_eager(source, tree, node, "XLA207", tag, tmp_path_factory.mktemp("kv"),
+                                       (q, cache_k, cache_v, jnp.int32(pos)))
+    assert "where=" in fixed_source and ":pos" not in fixed_source
+
+
+@pytest.mark.parametrize("change", [
+    ("jax.nn.softmax(scores, axis=-1)", "jax.nn.softmax(scores, axis=0)"),  # over the heads
+    ("jax.nn.softmax(scores, axis=-1)", "jax.nn.log_softmax(scores, axis=-1)"),
+    ("    return jnp.einsum", "    n = keys.shape[0]\n    return n * jnp.einsum"),  # the prefix's length
+    ("\"ht,thd->hd\"", "\"ht,thd->thd\""),  # the rows reach the result
+    ("    keys = cache_prefix", "    pos = pos + 1\n    keys = cache_prefix"),  # the bound rebound
+    ("jax.nn.softmax(scores, axis=-1)", "scores * 1.0"),  # no softmax: the masked sums of jax_masks
+])
+def test_a_cache_prefix_read_otherwise_is_not_rewritten(change):
+    source = _KV_HELPER.replace(*change)
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and n.func.attr == "get")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is None or not result.fix.edits or "where=" not in apply_edits(source, result.fix.edits)
+
+
+@pytest.mark.parametrize(("lo", "read"), [("0", "jnp.mean(history, axis=0)"),
+                                         ("1", "history.mean(0) + jnp.sum(history, 0)")])
+@settings(max_examples=20, deadline=None)
+@given(values=st.lists(st.floats(-3, 3, width=32), min_size=1, max_size=3))
+def test_a_history_grown_in_fori_loop_and_averaged_mid_loop_divides_by_the_rows_written(lo, read, values,
+                                                                                        tmp_path_factory):
+    """fixes31: the history buffer of the loop's length (above) may be read mid-loop by sums and means over
+    axis 0 after the append: the rows not yet written are zeros, so a mean becomes the sum divided by
+    ``i - lo + 1``; under jax.jit the loop's values and the final history equal the un-jitted original's."""
+    source = _GROWN_HISTORY.replace("LO", lo).replace("HI", "STEPS").replace(
+        "        return history, x\n", f"        x = x - 0.25 * ({read})\n        return history, x\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.concatenate")
+    fixed_source = fixed_matches_eager(source, tree, node, "XLA206", f"grown_read_{lo}",
+                                       tmp_path_factory.mktemp("grown_read"), (jnp.asarray(values, jnp.float32),),
+                                       rtol=2e-5)
+    assert "jnp.concatenate" not in fixed_source and ".mean(" not in fixed_source

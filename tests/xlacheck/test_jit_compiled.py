@@ -247,3 +247,20 @@ def test_model_and_layer_classes_are_marked_once_for_every_reader() -> None:
     got = levels(source)
     assert got["__call__"] == (Level.CERTAIN, True)  # Leaf's, through two bases defined here
     assert got["step"][1] is False  # a plain class's method is reached through its users
+
+
+@pytest.mark.parametrize("wrap", ["tf.function(self._step, jit_compile=True)",
+                                  "tf.function(jit_compile=True)(self._step)"])
+def test_a_method_that_calls_a_compiled_attribute_is_host_driver_code(wrap: str) -> None:
+    """A method of a model class that calls ``self.step(...)``, where ``__init__`` binds ``self.step``
+    to a ``tf.function`` of another method, calls a compiled entry point from Python: driver code,
+    never a declared root (as ``step = jax.jit(f)`` called by name already was); the wrapped method
+    stays what the wrapper makes it."""
+    source = TF + ("class Sweep(tf.Module):\n    def __init__(self):\n        super().__init__()\n"
+                   f"        self.step = {wrap}\n"
+                   "    def _step(self, x, lr):\n        return tf.reduce_sum(x) * lr\n"
+                   "    def cifar_training(self, x, lr):\n        lr = tf.constant(lr, tf.float32)\n"
+                   "        return self.step(x, lr)\n")
+    got = levels(source)
+    assert got["cifar_training"][1] is False
+    assert got["_step"][0] is Level.CERTAIN

@@ -122,3 +122,154 @@ def test_literal_test_reads_the_instance_copy() -> None:
     assert test("self.rescale or other") is None
     assert test("other.rescale") is None
 
+
+
+# x-transformers' UniversalPretrainWrapper (batch 23, judged false): `reset_every=0` is kept as `self.reset_every`,
+# and the step's `.item()` sits after `self.reset_every > 0 and`: Python never evaluates it (written here)
+COUNTER = '''
+import torch
+import torch.nn as nn
+
+
+class Wrapper(nn.Module):
+    def __init__(self, net, reset_every=0, clip=None):
+        super().__init__()
+        self.net = net
+        self.reset_every = reset_every
+        self.clip = clip
+        self.register_buffer("step", torch.tensor(0))
+
+    def forward(self, x):
+        loss = self.net(x).sum()
+        if self.reset_every > 0 and self.step.item() % self.reset_every == 0:
+            loss = loss * 0
+        scale = loss.max().item() if self.clip is not None else 1.0
+        return loss * scale
+'''
+COUNTER_TRAIN = """
+import torch
+import torch_xla
+from pkg.wrap import Wrapper
+
+
+def train(net, loader, opt):
+    device = torch_xla.device()
+    model = Wrapper(net)
+    for x in loader:
+        loss = model(x.to(device))
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+
+
+if __name__ == "__main__":
+    train(None, [], None)
+"""
+
+
+def test_operands_after_a_decided_one_never_run(tmp_path: Path) -> None:
+    files = {"setup.py": "", "pkg/__init__.py": "", "pkg/wrap.py": COUNTER, "pkg/train.py": COUNTER_TRAIN}
+    _write(tmp_path / "project", files)
+    result = check_paths([str(tmp_path / "project")], Settings(torch_xla=True, cache=False))
+    assert [d for f in result.files for d in f.diagnostics if f.path.endswith("wrap.py")] == []
+    _write(tmp_path / "set", files | {"pkg/run.py": "from pkg.wrap import Wrapper\nW = Wrapper(None, 100, 1.0)\n"})
+    result = check_paths([str(tmp_path / "set")], Settings(torch_xla=True, cache=False))
+    assert sorted({(d.line, d.code) for f in result.files for d in f.diagnostics if f.path.endswith("wrap.py")}) == [
+        (15, "XLA350"), (17, "XLA350")]
+
+
+def test_literal_test_orders_numbers() -> None:
+    def test(src: str) -> bool | None:
+        node = ast.parse(src).body[0]
+        assert isinstance(node, ast.Expr)
+        return literal_test(node.value, {"every": 0, "rate": 0.5, "mode": None, "on": False})
+
+    assert test("every > 0") is False
+    assert test("0 < every") is False
+    assert test("every >= 0 and rate < 1") is True
+    assert test("mode > 0") is None  # (None > 0 raises: not decided)
+    assert test("on > 0") is None  # (a bool is no number here)
+
+
+# x-transformers (batch 23, judged false): the wrappers' `generate(self, prompts, seq_len, eos_token=None)` tests
+# `exists(eos_token)` (the module's own `def exists(v): return v is not None`) before an `.item()`-like read, and
+# the one three-positional `model.generate(src, start, n)` call is XTransformer's own `generate`, built in that file
+WRAPPER = '''
+import torch
+import torch.nn as nn
+
+
+def exists(val):
+    return val is not None
+
+
+class Wrapper(nn.Module):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    @torch.no_grad()
+    def generate(self, prompts, seq_len, eos_token=None):
+        out = prompts
+        for _ in range(seq_len):
+            logits = self.net(out)[:, -1]
+            out = torch.cat((out, logits.argmax(-1, keepdim=True)), dim=-1)
+            if not exists(eos_token):
+                continue
+            if (out == eos_token).any(dim=-1).all():
+                break
+        return out
+
+
+class EncDec(nn.Module):
+    def __init__(self, enc, dec):
+        super().__init__()
+        self.enc = enc
+        self.dec = Wrapper(dec)
+
+    def generate(self, seq_in, seq_out_start, seq_len, mask=None):
+        return self.dec.generate(seq_out_start + self.enc(seq_in, mask), seq_len)
+'''
+WRAPPER_RUN = """
+import torch
+import torch_xla
+from pkg.wrap import EncDec
+
+
+def run(enc, dec, src, start):
+    device = torch_xla.device()
+    model = EncDec(enc, dec).to(device)
+    return model.generate(src.to(device), start.to(device), 16, mask=None)
+
+
+if __name__ == "__main__":
+    run(None, None, None, None)
+"""
+
+
+def test_a_none_test_helper_of_a_flag_nothing_sets(tmp_path: Path) -> None:
+    files = {"setup.py": "", "pkg/__init__.py": "", "pkg/wrap.py": WRAPPER, "pkg/run.py": WRAPPER_RUN}
+    _write(tmp_path / "project", files)
+    result = check_paths([str(tmp_path / "project")], Settings(torch_xla=True, cache=False))
+    assert [d for f in result.files for d in f.diagnostics if f.path.endswith("wrap.py")] == []
+    # the same call on a receiver the file does not build from EncDec may be Wrapper.generate(prompts, seq_len, eos)
+    rebound = WRAPPER_RUN.replace("model = EncDec(enc, dec).to(device)", "model = EncDec(enc, dec).to(device)\n"
+                                  "    model = torch.compile(model)")
+    _write(tmp_path / "rebound", files | {"pkg/run.py": rebound})
+    result = check_paths([str(tmp_path / "rebound")], Settings(torch_xla=True, cache=False))
+    assert sorted({(d.line, d.code) for f in result.files for d in f.diagnostics if f.path.endswith("wrap.py")}) == [
+        (22, "XLA350")]
+
+
+def test_none_test_helpers() -> None:
+    from xlacheck.analysis.calls import none_test_helpers
+
+    tree = ast.parse("def exists(v):\n    return v is not None\n\n"
+                     "def missing(v):\n    '''doc'''\n    return v is None\n"
+                     "\ndef default(v, d):\n    return v if v is not None else d\n"
+                     "\ndef twice(v):\n    return v is not None\ntwice = None\n")
+    assert none_test_helpers(tree) == {"exists": True, "missing": False}
+    node = ast.parse("exists(p) and not missing(q)").body[0]
+    assert isinstance(node, ast.Expr)
+    assert literal_test(node.value, {"p": None, "q": 1}, {"exists": True, "missing": False}) is False
+    assert literal_test(node.value, {"p": 2, "q": 1}, {"exists": True, "missing": False}) is True

@@ -24,7 +24,8 @@ never reads the device). A parameter the function rebinds is left out.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+import operator
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -471,18 +472,48 @@ def _literal_key(e: ast.expr) -> str | None:
     return None
 
 
-def literal_test(test: ast.expr, literals: Mapping[str, object]) -> bool | None:
+def none_test_helpers(tree: ast.Module) -> dict[str, bool]:
+    """The module's own None tests: ``def exists(v): return v is not None`` (True) and ``def missing(v): return v is
+    None`` (False), a def of one parameter whose body is that return alone (a docstring aside), by name; a name the
+    module binds more than once is left out. :func:`literal_test` reads ``exists(p)`` as ``p is not None``."""
+    out: dict[str, bool] = {}
+    bound: dict[str, int] = {}
+    for n in walk(tree):
+        name = n.name if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else (
+            n.asname or n.name.split(".")[0] if isinstance(n, ast.alias) else
+            n.id if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) else None)
+        if name is not None:
+            bound[name] = bound.get(name, 0) + 1
+    for f in tree.body:
+        if not isinstance(f, ast.FunctionDef) or f.decorator_list:
+            continue
+        a = f.args
+        params = [*a.posonlyargs, *a.args]
+        body = [s for s in f.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(params) != 1 or a.vararg or a.kwarg or a.kwonlyargs or len(body) != 1:
+            continue
+        r = body[0].value if isinstance(body[0], ast.Return) else None
+        if isinstance(r, ast.Compare) and len(r.ops) == 1 and isinstance(r.ops[0], (ast.Is, ast.IsNot)) \
+                and isinstance(r.left, ast.Name) and r.left.id == params[0].arg \
+                and isinstance(r.comparators[0], ast.Constant) and r.comparators[0].value is None:
+            out[f.name] = isinstance(r.ops[0], ast.IsNot)
+    return {k: v for k, v in out.items() if bound.get(k) == 1}
+
+
+def literal_test(test: ast.expr, literals: Mapping[str, object],
+                 none_tests: Mapping[str, bool] | None = None) -> bool | None:
     """The truth of a test on parameters known to be literals: ``p``, ``not p``, ``p is None``,
-    ``p is not None``, ``p == "cpu"``, ``p != 0``, and ``and``/``or`` of such tests; None when the test
+    ``p is not None``, ``p == "cpu"``, ``p != 0``, ``p > 0`` (numbers), ``exists(p)`` for a module's own None
+    test (``none_tests``: :func:`none_test_helpers`), and ``and``/``or`` of such tests; None when the test
     depends on anything else. ``self.p`` reads the instance's copy of a parameter where ``literals`` hold
     one (``"self.p"``)."""
     if not literals:
         return None
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        inner = literal_test(test.operand, literals)
+        inner = literal_test(test.operand, literals, none_tests)
         return None if inner is None else not inner
     if isinstance(test, ast.BoolOp):
-        parts = [literal_test(v, literals) for v in test.values]
+        parts = [literal_test(v, literals, none_tests) for v in test.values]
         decisive = isinstance(test.op, ast.Or)  # the value that decides an `or` (True) or an `and` (False)
         if decisive in parts:
             return decisive
@@ -491,6 +522,10 @@ def literal_test(test: ast.expr, literals: Mapping[str, object]) -> bool | None:
     if key is not None:
         value = literals.get(key, _UNKNOWN)
         return None if value is _UNKNOWN else bool(value)
+    if none_tests and isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in none_tests \
+            and len(test.args) == 1 and not test.keywords:
+        value = literals.get(_literal_key(test.args[0]) or "", _UNKNOWN)  # exists(p): p is not None
+        return None if value is _UNKNOWN else (value is not None) == none_tests[test.func.id]
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, right, op = test.left, test.comparators[0], test.ops[0]
         if isinstance(left, ast.Constant):
@@ -507,4 +542,15 @@ def literal_test(test: ast.expr, literals: Mapping[str, object]) -> bool | None:
             return (value is other) == isinstance(op, ast.Is)
         if isinstance(op, (ast.Eq, ast.NotEq)) and type(value) is type(other):
             return (value == other) == isinstance(op, ast.Eq)
+        if type(op) in _ORDER and _number(value) and _number(other):
+            return bool(_ORDER[type(op)](value, other) if left is test.left else _ORDER[type(op)](other, value))
     return None
+
+
+# an order comparison of two numbers is decided as Python decides it (``every > 0`` with ``every`` 0: False)
+_ORDER: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
+    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
+
+
+def _number(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)

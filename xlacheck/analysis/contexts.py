@@ -1184,7 +1184,8 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     # host drivers, closed over calls: what calls a driver, a compiled entry point or a factory of
     # one (a function that defines or wraps one: `def make_step(lr): @jax.jit def step...`) is one
     drivers = {id(f) for f in scanner.functions if f.drives or any(id(c) in entries for c in f.children)
-               or (f.called_names & scanner.compiled_names and not f.called_names & {g.name for g in f.children})}
+               or (f.called_names & scanner.compiled_names and not f.called_names & {g.name for g in f.children})
+               or _calls_compiled_attribute(f, scanner.aliases)}
     grow(drivers, scanner.functions, id, lambda g: any(id(c) in drivers or id(c) in entries for c in callees[id(g)]))
     # module-level code calls it, or another function names it: hands it on (`partial(step, k=3)`
     # into a loop primitive, `load = load_from_h5`), which decides how it runs and with what
@@ -1242,6 +1243,22 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
             work.append((callee, not jax and not callee.no_autograph, False, Level.CERTAIN,
                          f"called from {g.name}() (declared jit-compiled)", g.node.lineno))
     return work
+
+
+def _calls_compiled_attribute(f: FunctionInfo, aliases: AliasTable) -> bool:
+    """``f`` is a method that calls ``self.step(...)`` where its class binds ``self.step`` to a compiler's
+    result (``self.step = tf.function(self._step, jit_compile=True)``, ``jax.jit(...)``): it calls one of
+    this file's compiled entry points from Python, as the bare-name ``step = jax.jit(f)`` case shows."""
+    if f.cls is None:
+        return False
+    for name in f.called_methods:
+        value = f.cls.attrs.get(name)
+        wrapper = value.func if type(value) is ast.Call else None
+        if type(wrapper) is ast.Call:  # tf.function(jit_compile=True)(f)
+            wrapper = wrapper.func
+        if wrapper is not None and aliases.resolve(wrapper) in _COMPILER_NAMES:
+            return True
+    return False
 
 
 def _receiver_root(node: ast.expr) -> str | None:

@@ -1475,6 +1475,7 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
         parse = _tree_cache(texts)
     word = re.compile(r"(?<!\w)" + re.escape(flag) + r"(?!\w)")
     takers: dict[str, int] = {}  # def name (a class for __init__) -> the most positional arguments a call may pass
+    taking_classes: set[tuple[str, str]] = set()  # (class, method) of the methods among the takers
     for path, text in texts:
         if not word.search(text):
             continue
@@ -1506,6 +1507,8 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
                     bound = 1 if node in owner and positional[0] in ("self", "cls") else 0
                     name = owner[node] if node.name == "__init__" and node in owner else node.name
                     takers[name] = min(takers.get(name, 1 << 20), positional.index(flag) - bound)
+                    if node in owner:
+                        taking_classes.add((owner[node], node.name))
             elif isinstance(node, ast.keyword) and node.arg == flag:
                 if not (_falsy(node.value) or isinstance(node.value, ast.Name) and node.value.id == flag):
                     return False
@@ -1519,12 +1522,26 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
     if not takers:
         return False
     callee = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, [*takers, "__init__"]))) + r")\s*\(")
-    for path, text in texts:
-        if not path.endswith(".py") or not callee.search(text):
-            continue
+    calling = [path for path, text in texts if path.endswith(".py") and callee.search(text)]
+    # the methods of the project's classes by the name of a taker: a call whose receiver is built from a class that
+    # defines its own such method, which does not take the flag, is that method's call (``model = XTransformer(...);
+    # model.generate(src, start, n)`` reaches no ``AutoregressiveWrapper.generate(prompts, seq_len, eos_token)``)
+    # (every class of that name defines it: two classes may share a name)
+    classes: dict[str, int] = {}
+    defining: dict[tuple[str, str], int] = {}
+    for path in calling:
+        tree = parse(path)
+        for c in _all_nodes(tree) if tree is not None else ():
+            if isinstance(c, ast.ClassDef):
+                classes[c.name] = classes.get(c.name, 0) + 1
+                names = {f.name for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+                for m in names & set(takers):
+                    defining[(c.name, m)] = defining.get((c.name, m), 0) + 1
+    for path in calling:
         tree = parse(path)
         if tree is None:
             return False
+        built = _built_once(tree)
         around: dict[int, list[ast.ClassDef]] | None = None  # id(super() call) -> the classes around it
         for node in _all_nodes(tree):
             if not isinstance(node, ast.Call):
@@ -1538,10 +1555,51 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
                 if base is not None and (len(node.args) - (base[1]) > takers[base[0]]
                                          or any(isinstance(a, ast.Starred) for a in node.args)):
                     return False
+            if called in takers and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+                maker = built.get(node.func.value.id)
+                if maker in classes and defining.get((maker, called)) == classes[maker] \
+                        and (maker, called) not in taking_classes:
+                    continue  # the receiver's own class's method, which does not take the flag
             if called in takers and (len(node.args) > takers[called]
                                      or any(isinstance(a, ast.Starred) for a in node.args)):
                 return False
     return True
+
+
+# torch.nn.Module methods documented to return the module itself ("Returns: self")
+_RETURNS_SELF = frozenset({"to", "cuda", "cpu", "xpu", "eval", "train", "half", "float", "double", "bfloat16",
+                           "requires_grad_", "to_empty", "apply", "type"})
+
+
+def _built_once(tree: ast.Module) -> dict[str, str]:
+    """Names the file binds exactly once (in any scope, as any target), to a call of a plain name: the name of
+    the class (or function) called (``model = XTransformer(...)``, ``XTransformer(...).to(device)``: a module's
+    ``to``/``cuda``/``eval``... return it). A name bound twice (``model =
+    torch.compile(model)``) is left out: its value may be something else where it is used. Kept on the tree
+    (:func:`_never_set` asks once per flag)."""
+    kept: dict[str, str] | None = getattr(tree, "_xlacheck_built", None)
+    if kept is not None:
+        return kept
+    stores: dict[str, int] = {}
+    calls: dict[str, str] = {}
+    for n in _all_nodes(tree):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            stores[n.id] = stores.get(n.id, 0) + 1
+        elif isinstance(n, (ast.arg, ast.alias)):
+            name = n.arg if isinstance(n, ast.arg) else (n.asname or n.name)
+            stores[name] = stores.get(name, 0) + 1
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stores[n.name] = stores.get(n.name, 0) + 1
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            value = n.value
+            while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                    and value.func.attr in _RETURNS_SELF:
+                value = value.func.value  # EncDec(...).to(device): the module itself
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+                calls[n.targets[0].id] = value.func.id
+    kept = {name: cls for name, cls in calls.items() if stores.get(name) == 1}
+    tree._xlacheck_built = kept  # type: ignore[attr-defined]
+    return kept
 
 
 def _all_nodes(tree: ast.AST) -> list[ast.AST]:
@@ -1686,10 +1744,13 @@ def _unset(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[s
         tree = parse(os.path.abspath(path))
         if tree is None:
             continue
-        # (literal_test decides `if` statements only; asking _never_set about no other parameter keeps a large
-        # module with many keyword defaults cheap)
-        tested = {n.id if isinstance(n, ast.Name) else n.attr for i in ast.walk(tree) if isinstance(i, ast.If)
-                  for n in ast.walk(i.test) if isinstance(n, ast.Name) or isinstance(n, ast.Attribute)
+        # (literal_test decides tests only: of `if` statements, `x if test else y`, and the operands of `and`/`or`,
+        # after which the rest never runs; asking _never_set about no other parameter keeps a large module with many
+        # keyword defaults cheap)
+        tests = [t for i in ast.walk(tree) for t in (
+            [i.test] if isinstance(i, (ast.If, ast.IfExp)) else i.values if isinstance(i, ast.BoolOp) else [])]
+        tested = {n.id if isinstance(n, ast.Name) else n.attr for t in tests
+                  for n in ast.walk(t) if isinstance(n, ast.Name) or isinstance(n, ast.Attribute)
                   and isinstance(n.value, ast.Name) and n.value.id == "self"}
         found_here: dict[str, dict[str, object]] = {}
         for s in tree.body:

@@ -41,7 +41,7 @@ from functools import cache, lru_cache
 
 from xlacheck._data import load_json
 from xlacheck.analysis import TRY_STATEMENTS, is_main_guard, walk
-from xlacheck.analysis.calls import closed_call_literals, literal_test
+from xlacheck.analysis.calls import closed_call_literals, literal_test, none_test_helpers
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
@@ -53,7 +53,7 @@ from xlacheck.analysis.tables import (
     NON_TORCH_RUNTIMES,
     OTHER_TORCH_BACKENDS,
 )
-from xlacheck.analysis.type_guards import python_number_names
+from xlacheck.analysis.type_guards import python_number_annotation, python_number_names
 
 TENSOR = 1  # proven torch tensor
 BOOL = 2  # a boolean tensor (a mask)
@@ -689,6 +689,7 @@ class _Builder:
         # parameters every call of a file-private function, or every call of the project, leaves at one
         # literal (analysis.calls)
         self.literals = closed_call_literals(tree, facts.functions, facts.call_literals)
+        self.none_tests = none_test_helpers(tree)  # the module's own `def exists(v): return v is not None`
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -2125,6 +2126,8 @@ class _Builder:
                 ann = a.annotation
                 if ann is not None and (self.resolve(ann) == "torch.Tensor"):
                     flags |= TENSOR
+                elif python_number_annotation(ann):
+                    flags &= STEP_ARG | STEP_INT  # declared Python numbers: no tensor, whatever a caller's batch is
                 env[a.arg] = flags
         return env
 
@@ -2701,7 +2704,7 @@ class _Walker:
                 s.body and run_ending(s.body[-1], self.b.resolve, in_try=False)))
             known = self.xla_truth(s.test) if self.active else None
             if known is None:  # (a branch every caller rules out never runs: analysis.calls)
-                known = literal_test(s.test, self.literals)
+                known = literal_test(s.test, self.literals, self.b.none_tests)
             self.periodic += every_n
             before = dict(self.env)
             numbers = python_number_names(s.test) + self._not_tensor_tests(s.test, True)
@@ -2824,6 +2827,12 @@ class _Walker:
         self.block(body)
         self.active = active
 
+    def truth(self, e: ast.expr) -> bool | None:
+        """The value of a test in step code: :meth:`xla_truth`, else what the literals of the function's
+        parameters decide (:func:`~xlacheck.analysis.calls.literal_test`); None when neither decides it."""
+        known = self.xla_truth(e)
+        return literal_test(e, self.literals, self.b.none_tests) if known is None else known
+
     def xla_truth(self, e: ast.expr) -> bool | None:
         """The value of a test in code that runs on the XLA device, where the test says where the code runs:
         ``is_torch_xla_available()`` (True), ``t.device.type == "<s>"`` (True iff ``s`` is "xla"; ``t`` a tensor
@@ -2940,13 +2949,14 @@ class _Walker:
             out.stmt_of[id(n)] = s
             out.nodes.append(n)
             children: list[ast.AST] = list(ast.iter_child_nodes(n))
-            # `not is_tpu and not mask.any()`: on XLA the operands after a decided one never run
+            # `not is_tpu and not mask.any()`: on XLA the operands after a decided one never run; so with
+            # `every > 0 and t.item()` where every call leaves `every` at 0 (analysis.calls.literal_test)
             if isinstance(n, ast.BoolOp):
                 decisive = isinstance(n.op, ast.Or)
-                cut = next((i for i, v in enumerate(n.values) if self.xla_truth(v) is decisive), None)
+                cut = next((i for i, v in enumerate(n.values) if self.truth(v) is decisive), None)
                 if cut is not None:
                     children = [n.op, *n.values[:cut + 1]]
-            elif isinstance(n, ast.IfExp) and (known := self.xla_truth(n.test)) is not None:
+            elif isinstance(n, ast.IfExp) and (known := self.truth(n.test)) is not None:
                 children = [n.test, n.body if known else n.orelse]
             for c in children:
                 if isinstance(c, (ast.stmt, ast.excepthandler, ast.Lambda)) or isinstance(c, ast.comprehension) and False:

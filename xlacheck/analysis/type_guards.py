@@ -33,3 +33,34 @@ def python_number_names(test: ast.expr) -> list[str]:
     ``if ... and isinstance(expected_rank, int): assert ...`` next to callers passing ``tf.size``)."""
     conjuncts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
     return [name for c in conjuncts for name, kind in python_type_guard(c) if kind == "number"]
+
+
+# Generic containers whose every item an annotation's arguments type (``List[float]``, ``tuple[int, ...]``,
+# ``Optional[int]``); typing's spellings and the builtins'.
+_CONTAINERS = frozenset({"List", "list", "Tuple", "tuple", "Sequence", "Iterable", "Optional", "Set", "set",
+                         "FrozenSet", "frozenset"})
+
+
+def python_number_annotation(ann: ast.expr | None) -> bool:
+    """``ann`` declares Python numbers (or strings) and containers of them alone: ``int``, ``float``, ``bool``,
+    ``str``, ``List[float]``, ``tp.Sequence[int]``, ``tuple[int, ...]``, ``Optional[int]``, ``int | None``. No
+    tensor fits it (``torch.Tensor`` is no ``float``), so a parameter so declared holds none: stable-audio-tools'
+    ``NumberConditioner.forward(self, floats: tp.List[float], ...)`` casts batch metadata, not tensors. Anything
+    else (``Any``, a string annotation, ``Union[int, Tensor]``, a dict) says nothing."""
+    if isinstance(ann, ast.Name):
+        return _PYTHON_TYPES.get(ann.id) == "number"
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        return all(_none(x) or python_number_annotation(x) for x in (ann.left, ann.right)) and not (
+            _none(ann.left) and _none(ann.right))
+    if isinstance(ann, ast.Subscript):
+        container = ann.value.attr if isinstance(ann.value, ast.Attribute) else (
+            ann.value.id if isinstance(ann.value, ast.Name) else "")
+        items = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        return container in _CONTAINERS and bool(items) and all(
+            python_number_annotation(x) or isinstance(x, ast.Constant) and x.value is Ellipsis for x in items) \
+            and not all(isinstance(x, ast.Constant) for x in items)
+    return False
+
+
+def _none(e: ast.expr) -> bool:
+    return isinstance(e, ast.Constant) and e.value is None

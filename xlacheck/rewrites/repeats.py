@@ -24,6 +24,12 @@ nothing rebinds in between, and r must have no other reader. Exact (SAFE) for in
 ``x * c`` is the sum of c copies of x. For floats ``x * c`` is rounded once where the original adds
 c copies (the last bits may differ), and an integer mean truncates in the original where the fix
 divides into a float: UNSAFE, and the message says which.
+
+``jnp.repeat(x, c, axis=k)`` (XLA207: jax.jit has no data-dependent shapes at all) read once by
+``jnp.sum``/``jnp.mean`` over axis k, as a function or as the array's method (``r.mean(axis=k)``),
+gets the same sums in jax.numpy (``jnp.asarray(c).astype(x.dtype)`` reshaped along axis k). A mean
+of integers is a float in JAX too, so only the rounding makes it UNSAFE. Everywhere, a mean read
+inside an expression (``2 / m``) is written in parentheses, one quotient.
 """
 
 from __future__ import annotations
@@ -35,28 +41,34 @@ from xlacheck.rewrites._expr import arg, call_name, number_value
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import argument, certain_dtype, is_floating
-from xlacheck.rewrites.summed_sizes import INT_MEAN, lines_before, summed_reader
+from xlacheck.rewrites.jax_masks import _jnp
+from xlacheck.rewrites.jax_static import canonical
+from xlacheck.rewrites.summed_sizes import INT_MEAN, STATEMENTS, lines_before, summed_reader
 
 ROUNDING = ("x * c is rounded once where the original adds c copies of x: float sums may differ in the last bits")
 
 
 @rewriter(ast.Call)
 def rewrite_repeat_reduction(src: Source, node: ast.AST) -> Fix | None:
-    tf = src.tf
-    if tf is None or not isinstance(node, ast.Call) or call_name(src, node) != "tf.repeat":
+    if not isinstance(node, ast.Call):
         return None
-    data, counts, axis_node = argument(node, 0, "input"), argument(node, 1, "repeats"), argument(node, 2, "axis")
+    tf = src.tf
+    jnp = _jnp(src) if canonical(src, node.func) == "jax.numpy.repeat" else None
+    if jnp is None and (tf is None or call_name(src, node) != "tf.repeat"):
+        return None
+    data, counts = argument(node, 0, "a" if jnp else "input"), argument(node, 1, "repeats")
+    axis_node = argument(node, 2, "axis")
     if data is None or counts is None or axis_node is None or len(node.args) + len(node.keywords) != 3:
         return None
     axis = number_value(axis_node)
     if type(axis) is not int or not isinstance(data, ast.Name):
         return None
-    summed = summed_reader(src, node)
+    summed = summed_reader(src, node, jax=jnp is not None)
     if summed is None:
         return None
     reduction, op = summed.reduction, summed.op
-    if len(reduction.args) > 2 or {k.arg for k in reduction.keywords} - {"axis"} \
-            or number_value(argument(reduction, 1, "axis")) != axis:  # type: ignore[arg-type]
+    if len(summed.call.args) > 2 or {k.arg for k in summed.call.keywords} - {"axis"} \
+            or number_value(argument(summed.call, 1, "axis")) != axis:  # type: ignore[arg-type]
         return None
     if summed.assign is not None:
         # x is read again at the reduction: nothing may rebind it in between
@@ -66,20 +78,30 @@ def rewrite_repeat_reduction(src: Source, node: ast.AST) -> Fix | None:
             return None
     x = data.id
     weights = src.fresh_name(f"{summed.label if summed.assign is not None else 'repeat'}_weights")
-    trailing = f"len({x}.shape) - {axis + 1}" if axis >= 0 else str(-axis - 1)
-    lines = [f"{weights} = {tf}.reshape({tf}.cast({arg(src, counts)}, {x}.dtype), [-1] + [1] * ({trailing}))"]
-    total = f"{tf}.reduce_sum({tf}.where({weights} > 0, {x} * {weights}, 0), axis={axis})"
     reasons = []
-    dtype = certain_dtype(src, data)
-    if op == "mean":
-        text = f"{total} / {tf}.reduce_sum({weights} * {tf}.ones_like({x}), axis={axis})"
-        if not is_floating(dtype):
-            reasons.append(INT_MEAN)
+    if jnp is not None:  # jax.numpy: the same sums; a mean of integers is a float in JAX too
+        trailing = f"{x}.ndim - {axis + 1}" if axis >= 0 else str(-axis - 1)
+        lines = [f"{weights} = {jnp}.reshape({jnp}.asarray({arg(src, counts)}).astype({x}.dtype), "
+                 f"(-1,) + (1,) * ({trailing}))"]
+        total = f"{jnp}.sum({jnp}.where({weights} > 0, {x} * {weights}, 0), axis={axis})"
+        text = total if op == "sum" else f"{total} / {jnp}.sum({weights} * {jnp}.ones_like({x}), axis={axis})"
         reasons.append(ROUNDING)
     else:
-        text = total
-        if dtype not in ("int32", "int64"):
+        trailing = f"len({x}.shape) - {axis + 1}" if axis >= 0 else str(-axis - 1)
+        lines = [f"{weights} = {tf}.reshape({tf}.cast({arg(src, counts)}, {x}.dtype), [-1] + [1] * ({trailing}))"]
+        total = f"{tf}.reduce_sum({tf}.where({weights} > 0, {x} * {weights}, 0), axis={axis})"
+        dtype = certain_dtype(src, data)
+        if op == "mean":
+            text = f"{total} / {tf}.reduce_sum({weights} * {tf}.ones_like({x}), axis={axis})"
+            if not is_floating(dtype):
+                reasons.append(INT_MEAN)
             reasons.append(ROUNDING)
+        else:
+            text = total
+            if dtype not in ("int32", "int64"):
+                reasons.append(ROUNDING)
+    if op == "mean" and not isinstance(src.parents.get(reduction), (*STATEMENTS, ast.keyword, ast.Call)):
+        text = f"({text})"  # `2 / m` must divide by the whole quotient
     if summed.assign is not None:
         assign = summed.assign
         indent = src.indent_of(assign)

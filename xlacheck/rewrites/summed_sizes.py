@@ -68,13 +68,17 @@ from __future__ import annotations
 import ast
 import dataclasses
 
+from xlacheck.analysis.tables import array_method_as_function
 from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, kw, number_value
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source
+from xlacheck.rewrites.jax_static import canonical
 from xlacheck.rewrites.dtypes import INT_DTYPES, argument, certain_dtype, dtype_name, is_floating
 
 REDUCTIONS = {f"tf.{m}reduce_{op}": op for m in ("", "math.") for op in ("sum", "mean")}
+# jax.numpy's, as a function (its canonical name) or as the array's method (array_method_as_function's name)
+JAX_REDUCTIONS = {f"{m}.{op}": op for m in ("jax.numpy", "jnp") for op in ("sum", "mean")}
 ONE_HOT = frozenset({"tf.one_hot", "tf.compat.v1.one_hot"})
 FRAMES = frozenset({"tf.signal.frame"})
 TILES = frozenset({"tf.tile"})
@@ -97,22 +101,31 @@ class Summed:
     statement: ast.stmt  # the statement that computes the value (a fix's new lines go before it)
     label: str  # how a message names the value: its name, or the call's text
     assign: ast.Assign | None  # ``y = <value>`` when the value is named, None when read in place
+    # the reduction as a function call of the value first (``jnp.mean(y, 0)`` for ``y.mean(0)``, with
+    # the method call's own argument nodes): where its axis is read; the reduction itself otherwise
+    form: ast.Call | None = None
+
+    @property
+    def call(self) -> ast.Call:
+        return self.form if self.form is not None else self.reduction
 
 
 # Statements a fix may put new lines in front of: their value runs once, right after those lines
 # (not a loop's or an ``if``'s test, which would run the new lines once for many evaluations).
-_STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)
+STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)
 # Nodes between the value and its statement that evaluate it later, repeatedly or in another scope.
 _DEFERRED = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr,
              ast.IfExp, ast.BoolOp)
 
 
-def summed_reader(src: Source, node: ast.Call) -> Summed | None:
+def summed_reader(src: Source, node: ast.Call, jax: bool = False) -> Summed | None:
     """``node``'s only reader, a ``tf.reduce_sum``/``tf.reduce_mean`` with at most an axis and
     ``keepdims``: through one name (``y = <node>`` alone on its lines, ``y`` read once, as the
     reduction's first argument) or in place (``tf.reduce_sum(<node>, axis=A)``, the statement being
     an assignment, ``return`` or expression statement and nothing between them deferring or
-    repeating the evaluation: a lambda, a comprehension, a conditional expression, ``and``/``or``)."""
+    repeating the evaluation: a lambda, a comprehension, a conditional expression, ``and``/``or``).
+    With ``jax`` (``node`` makes a jax.Array), ``jnp.sum``/``jnp.mean`` instead, also as the array's
+    method (``y.mean(axis=0)``, :func:`xlacheck.analysis.tables.array_method_as_function`)."""
     found = src.sole_reader(node)
     if found is not None:
         assign, reader = found
@@ -125,16 +138,27 @@ def summed_reader(src: Source, node: ast.Call) -> Summed | None:
             statement = src.parents.get(statement)
             if statement is None or isinstance(statement, _DEFERRED):
                 return None
-        if not isinstance(statement, _STATEMENTS):
+        if not isinstance(statement, STATEMENTS):
             return None
     reduction = src.parents.get(reader)
-    op = REDUCTIONS.get(call_name(src, reduction) or "") if isinstance(reduction, ast.Call) else None
-    if op is None or reduction.args[:1] != [reader] or len(reduction.args) > 2 \
-            or {k.arg for k in reduction.keywords} - {"axis", "keepdims"}:  # type: ignore[union-attr]
+    form = None
+    if not jax:
+        op = REDUCTIONS.get(call_name(src, reduction) or "") if isinstance(reduction, ast.Call) else None
+    elif isinstance(reduction, ast.Attribute) and reduction.value is reader:
+        reduction = src.parents.get(reduction)
+        method = array_method_as_function(reduction) \
+            if isinstance(reduction, ast.Call) and reduction.func is src.parents.get(reader) else None
+        op = JAX_REDUCTIONS.get(method[0]) if method is not None else None
+        form = method[1] if method is not None else None
+    else:
+        op = JAX_REDUCTIONS.get(canonical(src, reduction.func) or "") if isinstance(reduction, ast.Call) else None
+    call = form if form is not None else reduction
+    if op is None or call.args[:1] != [reader] or len(call.args) > 2 \
+            or {k.arg for k in call.keywords} - {"axis", "keepdims"}:  # type: ignore[union-attr]
         return None
-    if len(reduction.args) == 2 and kw(reduction, "axis") is not None:  # type: ignore[arg-type]
+    if len(call.args) == 2 and kw(call, "axis") is not None:  # type: ignore[arg-type]
         return None
-    return Summed(reduction, op, statement, label, assign)  # type: ignore[arg-type]
+    return Summed(reduction, op, statement, label, assign, form)  # type: ignore[arg-type]
 
 
 def _axes(reduction: ast.Call) -> list[int] | None:

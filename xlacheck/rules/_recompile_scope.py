@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from xlacheck.analysis.compiled_exports import stand_in
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, bound_method, is_test_module
-from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.module_index import ModuleIndex, has_kwargs_splat
 from xlacheck.analysis.per_step import per_batch, repeats, runs_step_fixed_times, runs_traced
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 
@@ -28,6 +28,12 @@ JAX_GROWERS = frozenset({"jnp.concatenate", "jnp.append", "jnp.vstack", "jnp.hst
 JAX_LIST_JOINS = frozenset({"jnp.stack", "jnp.concatenate", "jnp.concat", "jnp.vstack", "jnp.hstack"})
 HOST_LIST_JOINS = frozenset({"jnp.array", "jnp.asarray", "np.stack", "np.concatenate", "np.vstack", "np.hstack",
                              "np.array", "np.asarray"})
+
+# Calls that keep the shape of their first argument: a value wrapped on its way to a compiled call
+# (XLA412 for tf.function, XLA416 for jax.jit, XLA401 for either).
+TF_SHAPE_KEEPING = frozenset({"tf.convert_to_tensor", "tf.constant", "tf.identity", "tf.cast",
+                              "np.asarray", "np.array"})
+JAX_SHAPE_KEEPING = frozenset({"jnp.asarray", "jnp.array", "np.asarray", "np.array", "jax.device_put"})
 
 
 def in_test(index: ModuleIndex, path: str, node: ast.AST) -> bool:
@@ -1101,6 +1107,39 @@ def padding_kind(node: ast.expr | None) -> str | None:
     if isinstance(node, ast.Attribute):  # PaddingStrategy.LONGEST
         return {"LONGEST": "longest", "MAX_LENGTH": "max_length", "DO_NOT_PAD": "off"}.get(node.attr)
     return None
+
+
+# The Keras packages whose ``pad_sequences`` pads to the longest sequence it is given when ``maxlen`` is
+# None (its default, documented: "If maxlen is not provided, sequences will be padded to the length of
+# the longest individual sequence").
+_KERAS_ROOTS = frozenset({"tf", "keras", "tf_keras", "tensorflow"})
+
+
+def pads_to_longest(index: ModuleIndex, call: ast.Call) -> bool:
+    """``call`` is Keras ``pad_sequences`` without ``maxlen`` (or with ``maxlen=None``): the result is
+    as long as the longest sequence of this call's input, a new length whenever that changes (XLA401
+    for the call, XLA412 for the tf.function it feeds)."""
+    name = index.aliases.resolve(call.func) or ""
+    if not name.endswith("pad_sequences") or name.split(".", 1)[0] not in _KERAS_ROOTS \
+            or has_kwargs_splat(call):
+        return False
+    maxlen = next((k.value for k in call.keywords if k.arg == "maxlen"), call.args[1] if len(call.args) > 1 else None)
+    return maxlen is None or isinstance(maxlen, ast.Constant) and maxlen.value is None
+
+
+def padding_to_longest(index: ModuleIndex, arg: ast.expr, loops: Sequence[ast.AST], shape_keeping: frozenset[str],
+                       depth: int = 0) -> ast.Call | None:
+    """The ``pad_sequences`` call without ``maxlen`` (:func:`pads_to_longest`) whose result ``arg`` is:
+    directly, wrapped in a call that keeps its shape (``tf.constant(ids)``), or through a name the
+    innermost of ``loops`` assigns it to once (XLA412 for the tf.function argument it reaches, XLA401,
+    which leaves that call to XLA412/XLA408)."""
+    if isinstance(arg, ast.Call) and arg.args and index.aliases.resolve(arg.func) in shape_keeping:
+        return padding_to_longest(index, arg.args[0], loops, shape_keeping, depth)
+    if isinstance(arg, ast.Name) and depth == 0:
+        values = [n.value for loop in loops[:1] for n in ast.walk(loop) if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
+        return padding_to_longest(index, values[0], loops, shape_keeping, depth + 1) if len(values) == 1 else None
+    return arg if isinstance(arg, ast.Call) and arg.args and pads_to_longest(index, arg) else None
 
 
 # -- state classes (analysis.pytrees.state_classes): a construction and whether a step reads one --

@@ -26,6 +26,17 @@ def _bad_flags(k: int, jit_entry: bool, helper: bool = False) -> bool:
     return jit_entry and bool(k & PARAM)
 
 
+def _bad_argument(arg: ast.expr, ctx: RuleContext, jit_entry: bool, helper: bool) -> bool:
+    """`_bad_flags` of a size argument; a literal list or tuple (a packed shape) is judged element by
+    element too, since its flags are the union of its elements': a `tf.shape(x)[0]` element marks it a
+    shape, which must not excuse another element read from a variable or a loop counter (packed
+    into the same shape tensor, that element keeps it from being a compile-time constant)."""
+    if isinstance(arg, (ast.Tuple, ast.List)) and any(
+            not isinstance(e, ast.Starred) and _bad_flags(ctx.flags(e), jit_entry, helper) for e in arg.elts):
+        return True
+    return _bad_flags(ctx.flags(arg), jit_entry, helper)
+
+
 Poly = dict[tuple[str, ...], int]  # monomial (sorted atom texts) -> integer coefficient
 
 
@@ -197,6 +208,11 @@ class DataDependentShapeArgument(Rule):
         # an op-level seed given as a Python int (a config constant) is baked into the trace
         Example("import tensorflow as tf\nSEED = 7\n@tf.function(jit_compile=True)\ndef jitter(x, scale):\n"
                 "    return x + scale * tf.random.uniform(tf.shape(x), seed=SEED)\n"),
+        # a packed shape of `tf.shape` elements and a Python int attribute (tensorflow#108073's fix, #108495)
+        Example("import tensorflow as tf\nclass Heads(tf.keras.layers.Layer):\n    def __init__(self, d_model):\n"
+                "        super().__init__()\n        self.d_model = d_model\n    def call(self, x):\n"
+                "        batch, length = tf.shape(x)[0], tf.shape(x)[1]\n"
+                "        return tf.reshape(x, (batch, -1, self.d_model))\n"),
     )
 
     INVALID = (
@@ -298,6 +314,17 @@ class DataDependentShapeArgument(Rule):
                             'or use tf.random.stateless_* with a seed tensor (compiled: decorated with '
                             'tf.function(jit_compile=True) at line 2)'),
                 )),
+        # one element of a packed shape read from a variable: the `tf.shape` elements do not make the
+        # shape a compile-time constant (tensorflow#108073: d_model kept in a tf.Variable)
+        Example("import tensorflow as tf\nclass Heads(tf.keras.layers.Layer):\n    def __init__(self, d_model):\n"
+                "        super().__init__()\n        self.d_model = tf.Variable(d_model, trainable=False)\n"
+                "    def call(self, x):\n        batch, length = tf.shape(x)[0], tf.shape(x)[1]\n"
+                "        return tf.reshape(x, (batch, -1, self.d_model))\n",
+                expected=(
+                    (8, 16, '`shape` of tf.reshape is computed from tensor values: XLA needs it at compile time, so '
+                            'this fails to compile or recompiles for every value; use a static size (config '
+                            'constant, x.shape) or pad to a fixed bound (compiled: Keras call() at line 6)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -333,7 +360,7 @@ class DataDependentShapeArgument(Rule):
         for keyword, arg in static_arguments(name, node):
             if name == "tf.range" and keyword == "start" and len(node.args) == 1 and not node.keywords:
                 keyword = "limit"  # tf.range(n): the one positional argument is the limit
-            if _bad_flags(ctx.flags(arg), entry, helper):
+            if _bad_argument(arg, ctx, entry, helper):
                 if keyword == "seed":  # an op-level seed: an int attribute, never a size to pad
                     ctx.report(self, node,
                                f"`seed` of {name} comes from an argument of the compiled function: a tensor there "

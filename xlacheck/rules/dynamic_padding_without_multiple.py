@@ -18,7 +18,13 @@ from xlacheck.analysis.per_step import per_batch
 from xlacheck.analysis.torch_model import tokens_read_on_host_only
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules._dataset_flow import compiled_consumer, keras_compiled
-from xlacheck.rules._recompile_scope import in_test, padding_kind
+from xlacheck.rules._recompile_scope import (
+    TF_SHAPE_KEEPING,
+    in_test,
+    padding_kind,
+    padding_to_longest,
+    pads_to_longest,
+)
 from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -77,7 +83,7 @@ def _tf_padding(call: ast.Call, name: str | None, preview: bool, index: ModuleIn
             return f"padded_batch without padded_shapes pads each batch to its longest element and feeds {found[0]}"
         if preview:
             return "padded_batch without fixed padded_shapes pads each batch to its longest element"
-    if (name or "").endswith("pad_sequences") and not _set(_argument(call, 1, "maxlen")):
+    if pads_to_longest(index, call):
         return "pad_sequences without maxlen pads to the longest sequence of each call"
     if (method == "bucket_by_sequence_length" or (name or "").endswith(".bucket_by_sequence_length")) and not (
             is_true(_argument(call, 5, "pad_to_bucket_boundary"))
@@ -86,6 +92,24 @@ def _tf_padding(call: ast.Call, name: str | None, preview: bool, index: ModuleIn
         return ("bucket_by_sequence_length without pad_to_bucket_boundary=True pads each batch to its longest "
                 "element, not to the bucket boundary")
     return None
+
+
+def _feeds_tf_function_in_loop(index: ModuleIndex, call: ast.Call) -> bool:
+    """``call`` pads to the longest (``pad_sequences`` without ``maxlen``) inside a loop whose body
+    passes the result to a ``tf.function`` of this file (:func:`padding_to_longest`): one fact, which
+    the rules of that function's argument report (XLA412, or XLA408 for one with a ``None``
+    signature), not this one too."""
+    loops = index.loops_around(call)
+    if not loops or not pads_to_longest(index, call):
+        return False
+    for site, _ in index.calls:
+        if index.tf_function_called(site) is None or not any(a is loops[0] for a in index.ancestors(site)):
+            continue
+        around = index.loops_around(site)
+        if any(padding_to_longest(index, arg, around, TF_SHAPE_KEEPING) is call
+               for arg in [*site.args, *(k.value for k in site.keywords)]):
+            return True
+    return False
 
 
 def _insert_after_last_argument(call: ast.Call, text: str) -> Edit | None:
@@ -115,7 +139,9 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
     calls are flagged only where this file feeds their batches to compiled code (a loop calling
     a jit-compiled `tf.function`, Keras `fit` of a jit-compiled or TPU model, followed as XLA402
     follows a dataset), else with `--preview`; never when the elements visibly share one shape
-    (`Dataset.range`, `from_tensor_slices` of an array, no `map`). Padding a whole corpus in one call gives one length and is
+    (`Dataset.range`, `from_tensor_slices` of an array, no `map`). A `pad_sequences` batch that the loop
+    passes to a `tf.function` of this file is reported there, once, by XLA412 (XLA408 for one with a
+    `None` input signature), not here. Padding a whole corpus in one call gives one length and is
     not flagged; neither is code returning PyTorch tensors in a file that never uses torch_xla,
     nor PyTorch ids that only stay on the host (bound to a name whose every read takes its shape,
     compares it with `torch.equal` or decodes it: diffusers' truncation warning), nor test functions.
@@ -194,6 +220,14 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 "        if untruncated.shape[-1] >= ids.shape[-1] and not torch.equal(ids, untruncated):\n"
                 "            print(tokenizer.batch_decode(untruncated[:, 76:-1]))\n"
                 "        yield text_encoder(ids.to(device))\n"),
+        # the padded batch goes to a tf.function in the same loop: XLA412 reports it at the argument
+        Example("""
+            import tensorflow as tf
+            step = tf.function(lambda ids: tf.reduce_sum(ids), jit_compile=True)
+            def train(batches):
+                for seqs in batches:
+                    step(tf.keras.utils.pad_sequences(seqs, padding="post"))
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\nfrom transformers import DataCollatorWithPadding\n"
@@ -300,6 +334,8 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
             if tf_padding is not None and name is not None and name.endswith("pad_sequences") \
                     and not per_batch(ctx.index, call):
                 continue  # one call over the whole corpus: one global length, one shape
+            if tf_padding is not None and _feeds_tf_function_in_loop(ctx.index, call):
+                continue  # the tf.function it feeds reports it there (XLA412; XLA408 under a None signature)
             if tf_padding is not None:
                 ctx.report(self, call, f"{tf_padding}: every distinct length is a new input shape that XLA compiles "
                                        "again; pad to fixed shapes (or bucket boundaries / a multiple of 64)")

@@ -151,7 +151,18 @@ class JaxTracedShape(Rule):
     size of a `jnp.unique`/`nonzero` result, `jnp.argmax(a)`, plus or minus a literal, `jnp.minimum`)
     are created at that array's static size: read only by such reductions, with `where=` the first
     `n` positions; a constant one read only by items (`s[idx]`), as it is (every entry is the fill
-    value). A size or axis
+    value). `jnp.repeat(x, c, axis=k)` with counts from data, read once by `jnp.sum`/`jnp.mean`
+    over axis `k` (also `r.mean(axis=k)`, or in place), weights the rows of `x` by `c` instead, as
+    XLA205's fix does for `tf.repeat`: `jnp.sum(jnp.where(w > 0, x * w, 0), axis=k)`, divided by
+    the number of repeated rows for a mean (unsafe: `x * c` is rounded once where the original
+    adds `c` copies). A prefix of traced length (`x[:n]`, `x.at[:n, :, :].get()`, `n` a parameter,
+    a number or a local bound once) read only through `jnp.repeat` on other axes, `jnp.einsum` and
+    products by values without its rows, up to a `jax.nn.softmax` over its rows and an einsum or
+    `jnp.sum` that removes them (a KV-cache decode step; across a module-level helper that returns
+    it, into each caller in the file) becomes the whole array with its rows past `n` zeroed, and the
+    softmax gets `where=` those rows: unsafe, as an inf past the prefix times 0 is NaN, a negative
+    `n` counts from the end only in the slice, and a caller outside the file gets the whole array.
+    A size or axis
     argument, or a slice bound that no reduction above reads with `where=` and no window of static
     length covers (`x[:n]`), made only of parameters of a `@jax.jit` function (and numbers) makes those
     parameters static (`functools.partial(jax.jit, static_argnames=...)`; where the function is
@@ -200,8 +211,10 @@ class JaxTracedShape(Rule):
     # docs/real-code-judgments-8-final.md) were all fixed in the shared model (lax.axis_size measured a
     # Python int, pmap static_broadcasted_argnums, jit defaults, classes defined in compiled code); on
     # the 20 JAX corpora judged so far it gives 2 findings, both true (docs/known-results.md).
-    fix = ("rewrite_jax_boolean_mask", "rewrite_jax_dynamic_slice", "rewrite_jax_static_argument",
-           "rewrite_jax_segment_count")
+    # the repeat reduction before the static argument: it needs no Python value (repeat counts are arrays)
+    fix = ("rewrite_jax_boolean_mask", "rewrite_jax_dynamic_slice", "rewrite_repeat_reduction",
+           "rewrite_jax_prefix_attention",
+           "rewrite_jax_static_argument", "rewrite_jax_segment_count")
     name = "jax-traced-shape"
     node_types = (ast.Call, ast.Subscript)
 

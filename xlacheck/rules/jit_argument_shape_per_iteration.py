@@ -10,6 +10,7 @@ from xlacheck.analysis.tables import static_arguments
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     JAX_GROWERS,
+    JAX_SHAPE_KEEPING,
     CallerLoop,
     bound_arguments,
     call_params,
@@ -28,7 +29,7 @@ from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 # Calls that keep the shape of their first argument (a slice wrapped before the jitted call).
-_SHAPE_KEEPING = frozenset({"jnp.asarray", "jnp.array", "np.asarray", "np.array", "jax.device_put"})
+_SHAPE_KEEPING = JAX_SHAPE_KEEPING
 # Parameters, among the static arguments the JAX API table lists for a jax.numpy/jax.random call, that
 # set the size of its result (`jnp.zeros(shape)`, `jnp.arange(stop)`, `jax.random.normal(key, shape)`),
 # as opposed to an axis or an option.

@@ -90,10 +90,17 @@ class LoopGrownTensor(Rule):
 
     A `jax.lax.fori_loop(lo, hi, body, init)` carry that starts empty (`jnp.zeros((0, d))`) and
     gains one row per step (`h = jnp.concatenate([h, row[None, :]], axis=0)`), with `lo` and `hi`
-    Python ints the reader can see and `h` read nowhere else in the body, starts as
+    Python ints the reader can see and `h` read nowhere else in the body (but in sums and means over
+    axis 0 after the append: a mean becomes the sum divided by `i - lo + 1`), starts as
     `jnp.zeros((hi - lo, d))` and the step writes `h.at[i - lo].set(row)`: after the loop it
     holds the rows the original appended. Unsafe: the row is written in the buffer's dtype,
-    where `jnp.concatenate` promoted the two.
+    where `jnp.concatenate` promoted the two. A window of the last `W` rows
+    (`h = jnp.concatenate([h, row[None]], axis=0)[-W:]`, `W` a positive int literal, module constant
+    or parameter of the function around the body) starts as `W` zero rows instead, so the carry
+    keeps `W` rows; where the body reads it after the update only in sums and means over axis 0
+    (`jnp.mean(h, axis=0)`, `h.sum(0)`) and the loop's result leaves it unread, a mean becomes the
+    sum divided by the rows filled, `jnp.minimum(i - lo + 1, W)` (the rows not yet filled are the
+    start's zeros). Unsafe: `W` must be a positive int, and a float16 sum is not widened first.
     """
 
     code = "XLA206"

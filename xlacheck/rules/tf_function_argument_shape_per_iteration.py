@@ -8,9 +8,11 @@ from xlacheck import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, is_true
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
+    TF_SHAPE_KEEPING,
     bound_arguments,
     in_test,
     loop_varying_names,
+    padding_to_longest,
     params_varied_by_callers,
     positional_params,
     runs_traced,
@@ -21,8 +23,7 @@ from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 # Calls that keep the shape of their first argument (a slice wrapped before the compiled call).
-_SHAPE_KEEPING = frozenset({"tf.convert_to_tensor", "tf.constant", "tf.identity", "tf.cast",
-                            "np.asarray", "np.array"})
+_SHAPE_KEEPING = TF_SHAPE_KEEPING
 # Constructors whose result's shape is their shape argument (position 0 or ``shape=``): ``tf.zeros([t, 4])``
 # has a new shape whenever ``t`` changes (measured: ``numpy_array_shape_changes`` in
 # xlacheck/data/tf_retrace.json, one trace per length). ``np.array([t, t + 1])`` is not one: a new
@@ -54,7 +55,11 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
     parameter that sizes it to a loop-varying name (`x, y = make_batch(seq_len)` or
     `step(*make_batch(seq_len))` where `make_batch` returns `tf.constant(rng.normal(size=(b,
     seq_len, 2)))`: `tf.zeros`/`np.zeros`-style shapes and NumPy random draws' `size=`, through
-    names it assigns once, `tf.constant` and `.astype`). Under the jit-compiled declaration a
+    names it assigns once, `tf.constant` and `.astype`); or the batch Keras `pad_sequences` pads, without
+    `maxlen`, to the longest of the loop's own sequences (`ids = pad_sequences(seqs)` for `seqs` in the
+    loop, then `step(tf.constant(ids))`: documented to pad to the longest sequence it is given, so each
+    batch has its own length; a `maxlen`, or one padding of the whole corpus before the loop, gives one
+    shape). Under the jit-compiled declaration a
     function that calls one of this file's `tf.function`s in such a loop is driver code, not a
     compiled root.
     Under `jit_compile=True`, also a fixed-width window of a loop that steps by its width, whose
@@ -208,6 +213,24 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
             def train(steps):
                 for i in range(steps):
                     run_step(4)
+        """),
+        # pad_sequences told its length (maxlen): every batch has one shape
+        Example("""
+            import tensorflow as tf
+            from tensorflow.keras.preprocessing.sequence import pad_sequences
+            encode = tf.function(lambda ids: tf.reduce_sum(ids, axis=1), jit_compile=True)
+            def run(batches):
+                return [encode(pad_sequences(seqs, maxlen=64)) for seqs in batches]
+        """),
+        # the whole corpus padded once, before the loop: one length for every epoch
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def encode(ids):
+                return tf.reduce_sum(ids, axis=1)
+            def run(corpus, epochs):
+                ids = tf.constant(tf.keras.utils.pad_sequences(corpus))
+                return [encode(ids) for _ in range(epochs)]
         """),
     )
     INVALID = (
@@ -376,6 +399,25 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                             'it traces and XLA compiles again every iteration; pass the fixed-size buffer with the '
                             'position (or a mask), or bucket the lengths'),
                 )),
+        # each batch padded to its own longest sequence (pad_sequences without maxlen), then compiled
+        Example("""
+            import tensorflow as tf
+            from tensorflow.keras.preprocessing.sequence import pad_sequences
+            class Trainer:
+                @tf.function(jit_compile=True)
+                def step(self, ids):
+                    return tf.reduce_sum(ids, axis=1)
+                def fit(self, batches):
+                    for seqs in batches:
+                        padded = pad_sequences(seqs, padding="post")
+                        self.step(tf.constant(padded))
+        """,
+                expected=(
+                    (10, 23, 'argument `ids` of tf.function `step` is padded by pad_sequences (no maxlen) to the '
+                             'longest sequence of `seqs`, which changes on every iteration: each call passes a new '
+                             'shape, so it traces and XLA compiles again every iteration; pass the fixed-size buffer '
+                             'with the position (or a mask), or bucket the lengths'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -533,12 +575,28 @@ def _hit(index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.A
     items = arg.values if isinstance(arg, ast.Dict) else arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else []
     hits = [(item, found) for item in [arg, *items] if item is not None
             and (found := varying_slice(index, item, varying, loops, _SHAPE_KEEPING)
-                 or _varying_shape_argument(index, item, varying, loops)) is not None]
+                 or _varying_shape_argument(index, item, varying, loops)
+                 or _padded_to_longest(index, item, varying, loops)) is not None]
     hits = [(item, name) for item, name in hits if not _fixed_display_target(index, loops, name)]
     if not hits:
         return None
     item, name = hits[0]
-    return item, name, "sized by" if _varying_shape_argument(index, item, varying, loops) == name else "sliced by"
+    if _varying_shape_argument(index, item, varying, loops) == name:
+        return item, name, "sized by"
+    if varying_slice(index, item, varying, loops, _SHAPE_KEEPING) == name:
+        return item, name, "sliced by"
+    return item, name, "padded by pad_sequences (no maxlen) to the longest sequence of"
+
+
+def _padded_to_longest(index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST]) -> str | None:
+    """The loop-varying name whose sequences Keras ``pad_sequences`` without ``maxlen`` pads to their
+    longest (:func:`padding_to_longest`): each iteration's batch gets its own length, a new shape
+    (``numpy_array_shape_changes``, ``tensor_shape_changes`` in xlacheck/data/tf_retrace.json: one
+    trace per length)."""
+    call = padding_to_longest(index, arg, loops, _SHAPE_KEEPING)
+    if call is None or retrace_table.hazard("numpy_array_shape_changes") != "retrace":
+        return None
+    return _moving_name(call.args[0], varying, index)
 
 
 def _fixed_display_target(index: ModuleIndex, loops: list[ast.AST], name: str) -> bool:

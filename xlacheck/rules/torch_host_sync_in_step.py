@@ -550,6 +550,44 @@ def _written_as_image(node: ast.AST, stmt: ast.stmt, resolve: Callable[[ast.expr
                and any(n is node for n in ast.walk(call.args[0])) for call in ast.walk(stmt))
 
 
+def _decoder(f: ast.expr) -> bool:
+    """``f`` names a decoder of token ids into text: ``tokenizer.decode``/``batch_decode`` (transformers',
+    sentencepiece's and tiktoken's method names) or a function named ``decode_*`` (``decode_token``)."""
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    return name in ("decode", "batch_decode") or name.startswith("decode_")
+
+
+def _decoded_as_text(node: ast.AST, stmt: ast.stmt) -> bool:
+    """``node`` is a ``.tolist()`` whose Python ints the statement hands to a text decoder (:func:`_decoder`), as an
+    argument (``tokenizer.decode(ids.tolist())``, ``map(decode_token, ids.tolist())``) or, for a loop over them,
+    through the loop's variable (``for t in tokens.tolist(): tokenizer.decode(t[:n])``): generated ids turned
+    into the program's text output, as a finished image turned into pixels is (:func:`_renders_pixels`; open_lm's
+    and transfusion-pytorch's samples). No device decoder takes a Python list."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "tolist"):
+        return False
+
+    def holds(e: ast.AST) -> bool:
+        return any(n is node for n in ast.walk(e))
+
+    if isinstance(stmt, (ast.For, ast.AsyncFor)) and holds(stmt.iter):
+        names = {n.id for n in ast.walk(stmt.target) if isinstance(n, ast.Name)}
+        for s in stmt.body:  # the loop's names, rebound from themselves (t = t[:n]) and decoded
+            for call in ast.walk(s):
+                if isinstance(call, ast.Call) and _decoder(call.func) and any(
+                        isinstance(n, ast.Name) and n.id in names for a in call.args for n in ast.walk(a)):
+                    return True
+        return False
+    for call in ast.walk(stmt):
+        if not isinstance(call, ast.Call):
+            continue
+        if _decoder(call.func) and any(holds(a) for a in call.args):
+            return True
+        if isinstance(call.func, ast.Name) and call.func.id == "map" and len(call.args) >= 2 \
+                and _decoder(call.args[0]) and any(holds(a) for a in call.args[1:]):
+            return True
+    return False
+
+
 def _names_scheduler(recv: ast.expr) -> bool:
     """``recv``'s own name says learning-rate scheduler (``scheduler``, ``self.lr_scheduler``, ``sched``)."""
     name = recv.id if isinstance(recv, ast.Name) else recv.attr if isinstance(recv, ast.Attribute) else ""
@@ -1002,6 +1040,34 @@ class TorchHostSyncInStep(ModuleRule):
                 "    losses = []\n    for x, y in loader:\n        loss = model(x.to(device)).sum()\n"
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"
                 "        losses.append(loss.detach())\n    return [l.item() for l in losses]\n"),
+        # a parameter declared a list of Python floats holds no tensor, whatever its module's callers hand the
+        # forward (stable-audio-tools' NumberConditioner casts batch metadata; analysis.type_guards)
+        Example("import typing as tp\n\nimport torch\nfrom torch import nn\n\n\nclass NumberConditioner(nn.Module):\n"
+                "    def __init__(self, dim: int, min_val: float = 0, max_val: float = 1):\n"
+                "        super().__init__()\n        self.min_val = min_val\n        self.max_val = max_val\n"
+                "        self.embedder = nn.Linear(1, dim)\n\n"
+                "    def forward(self, floats: tp.List[float], device=None) -> tp.Any:\n"
+                "        floats = [float(x) for x in floats]\n        floats = torch.tensor(floats).to(device)\n"
+                "        floats = floats.clamp(self.min_val, self.max_val)\n"
+                "        normalized = (floats - self.min_val) / (self.max_val - self.min_val)\n"
+                "        embeds = self.embedder(normalized[:, None])\n"
+                "        return [embeds, torch.ones(embeds.shape[0], 1).to(device)]\n",
+                torch_xla=True),
+        # generated ids read as Python ints and decoded to text (tokenizer.decode, a decode_* function): the
+        # program's output, as a finished image turned into pixels is (_decoded_as_text; open_lm's and
+        # transfusion-pytorch's samples)
+        Example("import torch\n\n\ndef decode_token(token):\n    return str(chr(max(32, token)))\n\n\n"
+                "class Generator:\n    def __init__(self, model, tokenizer):\n        self.model = model\n"
+                "        self.tokenizer = tokenizer\n\n    @torch.inference_mode()\n"
+                "    def generate(self, prompts, steps):\n"
+                "        tokens = torch.full((len(prompts), steps), 0).cuda().long()\n"
+                "        for cur in range(1, steps):\n"
+                "            tokens[:, cur] = torch.argmax(self.model(tokens[:, :cur])[0][:, -1, :], dim=-1)\n"
+                "        texts = []\n        for i, t in enumerate(tokens.tolist()):\n"
+                "            t = t[:steps]\n            texts.append(self.tokenizer.decode(t))\n"
+                "        chars = \"\".join(map(decode_token, tokens[0].tolist()))\n"
+                "        return texts, chars\n",
+                torch_xla=True),
         # compute_loss of a class whose base is not a transformers Trainer: nothing says the Trainer's loop calls it
         Example("import torch.nn.functional as F\nfrom mylib import Base\n\nclass DistillTrainer(Base):\n"
                 "    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):\n"
@@ -1461,14 +1527,15 @@ class TorchHostSyncInStep(ModuleRule):
         # (nor on an error path: the message of a `raise` or of an `assert` is built only when it fails)
         # (nor in a block that ends the run: a check that fired, printing its values before exit(1))
         # (nor the read of a finished image, converted to 8-bit pixels in the same statement: _renders_pixels,
-        # or handed to an image writer: _written_as_image)
+        # or handed to an image writer: _written_as_image; nor generated ids decoded to text: _decoded_as_text)
         # (those are set aside, shown with --show-set-aside: SetAsideReason.ONCE_PER_RUN)
         once = once_per_run(ctx.tree, ctx.facts.aliases.resolve, torch)
         found = sorted(((node, what, stmt) for node, what, stmt in found
                         if stmt is None or id(stmt) not in torch.periodic and id(stmt) not in torch.setup
                         and not _error_message(node, stmt)
                         and not _renders_pixels(node, stmt, ctx.facts.aliases.resolve)
-                        and not _written_as_image(node, stmt, ctx.facts.aliases.resolve)),
+                        and not _written_as_image(node, stmt, ctx.facts.aliases.resolve)
+                        and not _decoded_as_text(node, stmt)),
                        key=lambda f: (getattr(f[0], "lineno", 0), getattr(f[0], "col_offset", 0)))
         by_stmt: dict[int, list[ast.AST]] = {}
         for node, _, stmt in found:

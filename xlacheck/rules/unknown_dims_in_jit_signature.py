@@ -15,6 +15,7 @@ from xlacheck.rules._recompile_scope import (
     loop_grown_arguments,
     loop_varying_names,
     padding_kind,
+    pads_to_longest,
     params_varied_by_callers,
 )
 from xlacheck.rules.base import Example
@@ -140,7 +141,7 @@ class _Resolver:
         return [self.unknown_dims(shape, depth)] if isinstance(shape, (ast.List, ast.Tuple, ast.Name)) else []
 
     def fixed_shape(self, arg: ast.expr, depth: int = 0) -> bool:
-        """The caller padded or pinned the argument's shape (``tf.pad``, ``pad_sequences``,
+        """The caller padded or pinned the argument's shape (``tf.pad``, ``pad_sequences`` with ``maxlen``,
         ``tf.ensure_shape``, a fill of a given shape, a tokenizer told how to pad: to
         ``max_length``, or to the longest, which XLA401 reports where it runs per batch), directly,
         through an item of the result (``enc["input_ids"]``) or through a local name."""
@@ -157,7 +158,7 @@ class _Resolver:
             func = self.resolve(arg.func)
             if func in _FILLS:
                 return not self._moving_fill(arg)
-            return func in _FIXED_SHAPE_CALLS
+            return func in _FIXED_SHAPE_CALLS and not pads_to_longest(self.index, arg)
         if isinstance(arg, ast.Name):
             bound = self.index.local_binding(arg.id, arg)
             return bound is not None and self.fixed_shape(bound, depth + 1)
@@ -233,9 +234,10 @@ class UnknownDimsInJitSignature(ModuleRule):
     shapes (its `input_signature` holds a `tf.TensorSpec` with a `None` dimension or no shape,
     or it sets `reduce_retracing=True` / `experimental_relax_shapes`) and that this file calls per
     batch: in a loop, or in a collator, generator or function it calls in a loop, with an
-    argument it did not pad or pin (`tf.pad`, `pad_sequences`, `tf.ensure_shape`, a fill of a fixed
-    shape: `tf.ones((i + 2, 3))` sized by the step counter, or by a parameter a caller passes it, is a
-    new shape per step; a tokenizer told
+    argument it did not pad or pin (`tf.pad`, `pad_sequences` with a `maxlen`, `tf.ensure_shape`, a fill
+    of a fixed shape: `tf.ones((i + 2, 3))` sized by the step counter, or by a parameter a caller passes
+    it, is a new shape per step, and `pad_sequences` without `maxlen` pads each batch to its own longest
+    sequence; a tokenizer told
     how to pad: to the longest, XLA401 reports it) and that may change shape between iterations:
     an argument the loop never rebinds (bound before it), or
     rebinds only from the function's own result (`x = step(x)`) or by arithmetic (`lr = lr * 0.9`),
@@ -404,6 +406,20 @@ class UnknownDimsInJitSignature(ModuleRule):
         """, expected=(
             (2, 49, 'input_signature with None dimensions on jit_compile=True function `step`, called per batch: it '
                     'traces once, but XLA still compiles once per concrete shape that arrives; feed fixed (or '
+                    'bucketed) shapes and declare them'),
+        )),
+        # each batch padded to its own longest sequence: pad_sequences without maxlen pins nothing
+        Example("""
+            import tensorflow as tf
+            from tensorflow.keras.preprocessing.sequence import pad_sequences
+            @tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])
+            def encode(ids):
+                return tf.reduce_max(ids, axis=1)
+            def encode_all(batches):
+                return [encode(pad_sequences(seqs, padding="post")) for seqs in batches]
+        """, expected=(
+            (3, 49, 'input_signature with None dimensions on jit_compile=True function `encode`, called in a loop: '
+                    'it traces once, but XLA still compiles once per concrete shape that arrives; feed fixed (or '
                     'bucketed) shapes and declare them'),
         )),
     )
