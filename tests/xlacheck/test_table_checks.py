@@ -198,3 +198,11 @@ def test_number_function_table_agrees_with_python_and_numpy() -> None:
     which arguments it follows; XLA450 reads it): every row measured again."""
     pytest.importorskip("numpy")
     _agrees(_check("generate_number_function_table.py"))
+
+
+@pytest.mark.slow
+def test_hf_trainer_table_agrees_with_transformers() -> None:
+    """xlacheck/data/hf_trainer.json (which methods of transformers' Trainer its loops call once per batch; the
+    torch model makes a Trainer subclass's overrides of them step code): measured again on a tiny Trainer."""
+    pytest.importorskip("transformers")
+    _agrees(_check("generate_hf_trainer_table.py"))

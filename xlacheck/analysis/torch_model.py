@@ -18,7 +18,9 @@ Steps (code that torch_xla traces lazily and executes at each sync):
 * when the caller *declares* that the project's torch code runs on XLA (``torch_xla=True``, the
   ``--torch-xla`` flag): training-step functions (``.backward()`` and an optimizer step), functions
   decorated with ``torch.no_grad()``/``torch.inference_mode()``, ``forward`` methods of
-  ``nn.Module`` subclasses defined in the file;
+  ``nn.Module`` subclasses defined in the file, the methods of a Hugging Face ``Trainer`` subclass that
+  the Trainer calls once per batch (``compute_loss``, ``training_step``, ``prediction_step``: measured,
+  xlacheck/data/hf_trainer.json);
 * and, transitively, same-file functions called from step code.
 
 Values (flags of :data:`TENSOR`, :data:`OUT`, ...): results of ``torch.*`` ops and of tensor
@@ -332,6 +334,24 @@ def host_table() -> dict:
 
 
 @cache
+def trainer_table() -> dict:
+    """xlacheck/data/hf_trainer.json, written by tools/generate_hf_trainer_table.py (never transformers): the
+    methods of Hugging Face's ``Trainer`` that its loops call once per batch with the batch, and the public
+    classes derived from ``Trainer``; ``{}`` when missing."""
+    try:
+        table: dict = load_json("hf_trainer.json")
+    except FileNotFoundError:
+        return {}
+    return table
+
+
+@cache
+def _trainer_batch_methods() -> frozenset[str]:
+    table = trainer_table()
+    return frozenset(table.get("per_train_step", {})) | frozenset(table.get("per_eval_batch", {}))
+
+
+@cache
 def pool_table() -> dict:
     """xlacheck/data/torch_xla_pools.json, written by tools/generate_torch_pool_table.py (never torch):
     whether torch_xla lowers each (adaptive pool, input side, output side) it measured, forward and
@@ -628,6 +648,7 @@ class _Builder:
         self.out = TorchFacts(xla_file=any(v.split(".", 1)[0] == "torch_xla" for v in facts.aliases.names.values()),
                               declared=declared)
         self.module_classes = self._module_classes()
+        self.trainer_classes = self._trainer_classes()
         self.module_names = self._module_names()
         self.out.module_names = self.module_names
         self.out.module_classes = self.module_classes
@@ -715,6 +736,15 @@ class _Builder:
             self._function_attr_cache = {a: next(iter(v)) for a, v in seen.items()  # type: ignore[misc]
                                          if len(v) == 1 and None not in v}
         return self._function_attr_cache
+
+    def _trainer_classes(self) -> set[str]:
+        """Same-file subclasses of Hugging Face's ``Trainer`` (a class of ``hf_trainer.json``'s ``classes``,
+        imported from the package or from its module, or a same-file class derived from one)."""
+        names = {c.rsplit(".", 1)[1] for c in trainer_table().get("classes", ())}
+        out: set[str] = set()
+        grow(out, self.facts.classes, lambda c: c.node.name, lambda c: any(
+            b.startswith("transformers.") and b.rsplit(".", 1)[1] in names or b in out for b in c.bases))
+        return out
 
     def _module_classes(self) -> set[str]:
         out: set[str] = set()
@@ -1509,6 +1539,9 @@ class _Builder:
                     "to run on XLA)")
         if f.cls is not None and f.name == "forward" and f.cls.node.name in self.module_classes:
             return f"{f.cls.node.name}.forward (torch code declared to run on XLA)"
+        if f.cls is not None and f.cls.node.name in self.trainer_classes and f.name in _trainer_batch_methods():
+            return (f"{f.cls.node.name}.{f.name} (transformers' Trainer calls it once per batch; torch code "
+                    "declared to run on XLA)")
         return ""
 
     def weight_set_up(self, f: FunctionInfo) -> bool:
@@ -1936,7 +1969,8 @@ class _Builder:
         return out
 
     def assigned_values(self, name: str) -> list[ast.expr]:
-        """The values the file assigns to ``name`` (``name = value``, anywhere)."""
+        """The values the file assigns to ``name`` (``name = value``, anywhere; ``losses, accs = [], []``: each
+        name of a tuple target its item of a display as long)."""
         if self._assigned is None:
             self._assigned = {}
             for n in ast.walk(self.tree):
@@ -1944,6 +1978,10 @@ class _Builder:
                     for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
                         if isinstance(t, ast.Name):
                             self._assigned.setdefault(t.id, []).append(n.value)
+                        elif isinstance(t, (ast.Tuple, ast.List)) and len(_display_items(n.value)) == len(t.elts):
+                            for item, value in zip(t.elts, _display_items(n.value)):
+                                if isinstance(item, ast.Name):
+                                    self._assigned.setdefault(item.id, []).append(value)
         return self._assigned.get(name, [])
 
     def _is_module_call(self, f: ast.expr) -> bool:
@@ -2131,6 +2169,13 @@ def _own_shape(n: ast.AST, name: str) -> bool:
         return isinstance(n.value, ast.Name) and n.value.id == name
     return isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "size" \
         and isinstance(n.func.value, ast.Name) and n.func.value.id == name
+
+
+def _display_items(e: ast.expr) -> list[ast.expr]:
+    """The items of a list or tuple display (``[loss, aux]``), none of them starred; ``[]`` for anything else."""
+    if isinstance(e, (ast.List, ast.Tuple)) and not any(isinstance(x, ast.Starred) for x in e.elts):
+        return list(e.elts)
+    return []
 
 
 def _param_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -2609,7 +2654,9 @@ class _Walker:
                 self.bind(s.target, self.expr(s.value), s.value)
         elif isinstance(s, ast.AugAssign):
             v = self.expr(s.value)
-            if isinstance(s.target, ast.Name):
+            if isinstance(s.target, ast.Name) and isinstance(s.op, ast.Add) and _display_items(s.value):
+                self._fill(s.target.id, _display_items(s.value))  # losses += [loss]
+            elif isinstance(s.target, ast.Name):
                 old = self.env.get(s.target.id, 0)
                 new = old | (v & (TENSOR | HOST)) if (old or v & TENSOR) else 0
                 self.env[s.target.id] = new & ~CPU if v & TENSOR and not v & CPU else new
@@ -2716,9 +2763,17 @@ class _Walker:
                 self.b.resolve(c.func) in GRAPH_SYNCS for c in _calls_in(s)):
             self.synced = True
 
+    def _fill(self, name: str, added: list[ast.expr]) -> None:
+        """Step code adds the items ``added`` to the list ``name``: where that list starts empty
+        (:meth:`_starts_empty`) and every item is a proven tensor on the device, it is a list of device tensors."""
+        items = [self.b.out.of(a) for a in added]
+        if items and all(a & TENSOR and not a & CPU for a in items) and not self.env.get(name, 0) & ~TENSOR_LIST \
+                and self._starts_empty(name):
+            self.env[name] = TENSOR_LIST
+
     def _starts_empty(self, name: str) -> bool:
         """Every value the file assigns to ``name`` is an empty list display, and it is no parameter of the
-        function walked: a list only ``.append()`` fills."""
+        function walked: a list only its methods fill (``append``, ``insert``, ``extend``, ``+=``)."""
         values = self.b.assigned_values(name)
         owner = self.owner
         params = _param_names(owner) if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) else set()
@@ -3289,10 +3344,11 @@ class _Walker:
             # loss = loss_fn(out, y); loss.backward(): only a tensor has a backward pass (accelerator.backward(loss)
             # and Function.backward(ctx, g) take arguments); from here on the name is one
             self.env[f.value.id] = recv | TENSOR | GRAD
-        if isinstance(f, ast.Attribute) and f.attr == "append" and isinstance(f.value, ast.Name) and len(args) == 1 \
-                and not c.keywords and args[0] & TENSOR and not args[0] & CPU \
-                and not self.env.get(f.value.id, 0) & ~TENSOR_LIST and self._starts_empty(f.value.id):
-            self.env[f.value.id] = TENSOR_LIST  # losses.append(loss) into losses = []: a list of device tensors
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and not c.keywords:
+            # losses.append(loss), .insert(0, loss), .extend([loss, aux]) into losses = []
+            added = {"append": c.args[:1] if len(c.args) == 1 else [], "insert": c.args[1:] if len(c.args) == 2 else [],
+                     "extend": _display_items(c.args[0]) if len(c.args) == 1 else []}.get(f.attr, [])
+            self._fill(f.value.id, added)
         name = b.resolve(f)
         if name is not None and name.startswith("torch."):
             b.out.call_ops[id(c)] = name

@@ -1068,6 +1068,13 @@ class TorchHostSyncInStep(ModuleRule):
                 "        chars = \"\".join(map(decode_token, tokens[0].tolist()))\n"
                 "        return texts, chars\n",
                 torch_xla=True),
+        # compute_loss of a class whose base is not a transformers Trainer: nothing says the Trainer's loop calls it
+        Example("import torch.nn.functional as F\nfrom mylib import Base\n\nclass DistillTrainer(Base):\n"
+                "    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):\n"
+                "        logits = model(**inputs).logits\n        self.last_margin = logits.max().item()\n"
+                "        return F.cross_entropy(logits, inputs['labels'])\n\n"
+                "def fit(model, args, ds):\n    DistillTrainer(model=model, args=args, train_dataset=ds).train()\n",
+                torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -1473,6 +1480,32 @@ class TorchHostSyncInStep(ModuleRule):
                 "        torch_xla.sync()\n",
                 expected=(
                     (12, 40, "`.item()` reads a torch tensor on the host inside a torch_xla step (a loop that calls "
+                             "torch_xla.sync): the pending graph runs and is cut here; keep the value on the device "
+                             "(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from "
+                             "`xm.add_step_closure(fn, args=(t,))`"),
+                )),
+        # a Trainer subclass's compute_loss, which the Trainer calls once per batch (xlacheck/data/hf_trainer.json)
+        Example("import torch.nn.functional as F\nfrom transformers import Trainer\n\nclass DistillTrainer(Trainer):\n"
+                "    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):\n"
+                "        logits = model(**inputs).logits\n        self.last_margin = logits.max().item()\n"
+                "        return F.cross_entropy(logits, inputs['labels'])\n\n"
+                "def fit(model, args, ds):\n    DistillTrainer(model=model, args=args, train_dataset=ds).train()\n",
+                torch_xla=True,
+                expected=(
+                    (7, 28, "`.item()` reads a torch tensor on the host inside a torch_xla step "
+                            "(DistillTrainer.compute_loss (transformers' Trainer calls it once per batch; torch code "
+                            "declared to run on XLA)): the pending graph runs and is cut here; keep the value on the "
+                            "device (return or accumulate the tensor), read it after `torch_xla.sync()`, or log it "
+                            "from `xm.add_step_closure(fn, args=(t,))`"),
+                )),
+        # lists the step fills by `+=` and `.extend` (as by `.append`), bound to `[]` together: device tensors
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, log):\n"
+                "    device = torch_xla.device()\n    losses, norms = [], []\n    for x, y in loader:\n"
+                "        loss = model(x.to(device)).sum()\n        loss.backward()\n        opt.step()\n"
+                "        losses += [loss.detach()]\n        norms.extend([loss.detach().abs()])\n"
+                "        log(losses[-1].item(), norms[-1])\n        torch_xla.sync()\n",
+                expected=(
+                    (12, 13, "`.item()` reads a torch tensor on the host inside a torch_xla step (a loop that calls "
                              "torch_xla.sync): the pending graph runs and is cut here; keep the value on the device "
                              "(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from "
                              "`xm.add_step_closure(fn, args=(t,))`"),

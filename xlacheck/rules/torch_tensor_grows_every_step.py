@@ -90,8 +90,8 @@ class TorchTensorGrowsEveryStep(ModuleRule):
     loop, a name that the loop body only ever grows (not the loop's own variable, bound afresh from the
     iterable at every trip). A tensor kept on the CPU (assigned from
     `.cpu()`, or grown with a piece built without `device=`) is host bookkeeping and is not flagged.
-    Also a Python list that outlives the step (a module-level list for a step function, a list
-    built before a step loop), that the step appends a device tensor to and joins whole
+    Also a Python list that outlives the step (a module-level list for a step function or a step
+    loop, a list built before a step loop), that the step appends a device tensor to and joins whole
     (`torch.stack(hist)`, `torch.cat(list(hist))`): bound once to an empty list, never rebound,
     popped, cleared or sliced away (a `deque(maxlen=k)` window is not flagged).
 
@@ -184,6 +184,18 @@ class TorchTensorGrowsEveryStep(ModuleRule):
                             'new graph; keep a fixed-length window (`collections.deque(maxlen=k)`) or a preallocated '
                             'buffer written with a device index'),
                 )),
+        # a module-level list a `mark_step` loop fills and stacks whole at every iteration
+        Example("import torch\nimport torch_xla.core.xla_model as xm\nHIST = []\n\n"
+                "def train(model, opt, batches, device):\n    for x, y in batches:\n"
+                "        out = model(x.to(device))\n        HIST.append(out.detach().mean())\n"
+                "        loss = (out - torch.stack(HIST).mean()).pow(2).mean()\n        loss.backward()\n"
+                "        opt.step()\n        xm.mark_step()\n",
+                expected=(
+                    (9, 23, 'a Python list kept across steps gets a device tensor appended every step and is joined '
+                            'whole with `torch.stack` (`HIST`): each step has a new shape and torch_xla compiles a '
+                            'new graph; keep a fixed-length window (`collections.deque(maxlen=k)`) or a preallocated '
+                            'buffer written with a device index'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -266,7 +278,8 @@ def _grown_list(name: str, step: Step, ctx: ModuleContext) -> bool:
     """``name`` is a list that outlives the step and that the step lengthens by a device tensor every step:
     the step appends a proven non-CPU tensor to it and never rebinds it; it is bound once, to an empty list
     (``[]``, ``list()``), outside the step: at module level for a step function (a local of the function starts
-    afresh at each call), in the loop's own function before the loop for a step loop; nothing trims it."""
+    afresh at each call), in the loop's own function before the loop for a step loop (or at module level where
+    that function binds nothing of that name); nothing trims it."""
     torch = ctx.torch
     region = step.node
     if not any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "append"
@@ -282,6 +295,10 @@ def _grown_list(name: str, step: Step, ctx: ModuleContext) -> bool:
         scope = step.owner
         if isinstance(region, ast.stmt) and name in bound_names(region):
             return False  # the loop's own target
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and not any(
+                name in bound_names(s) for s in own_statements(scope.body)) and name not in {
+                a.arg for a in [*scope.args.posonlyargs, *scope.args.args, *scope.args.kwonlyargs]}:
+            scope = ctx.tree  # a module-level list the loop's function only fills: it outlives every iteration
     elif isinstance(region, (ast.FunctionDef, ast.AsyncFunctionDef)):
         if name in {a.arg for a in [*region.args.posonlyargs, *region.args.args, *region.args.kwonlyargs]}:
             return False
