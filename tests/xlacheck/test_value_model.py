@@ -986,3 +986,17 @@ def test_a_free_variable_has_its_dtype_in_the_enclosing_function() -> None:
     own = TF + ("@tf.function(jit_compile=True)\ndef f(x):\n    v = tf.cast(x, tf.float32)\n"
                 "    def g():\n        v = tf.cast(x, tf.int32)\n        return tf.minimum(1, v)\n    return g()\n")
     assert codes(own) == []
+
+
+# tfrecall31: a layer's output that a use proves one tensor (`h.dtype`) stays data: its reduction is a
+# data-dependent size (tools/probe_tf_contexts.py: every const_args probe in a train_step read `h.dtype`)
+def test_a_layer_output_proven_a_tensor_keeps_its_data_provenance() -> None:
+    step = TF + ("class M(tf.keras.Model):\n    def train_step(self, data):\n        x, y = data\n"
+                 "        h = self(x, training=True)\n        n = tf.cast(tf.reduce_max(h), tf.int32) + 1\n"
+                 "        r = tf.one_hot(tf.cast(h, tf.int32), n)\n{}\n")
+    assert codes(step.format("        return tf.reduce_sum(r)")) == [(7, "XLA205")]
+    assert codes(step.format("        return tf.reduce_sum(tf.cast(r, h.dtype))")) == [(7, "XLA205")]
+    # a size from the output's static shape is no data
+    static = TF + ("class M(tf.keras.Model):\n    def train_step(self, data):\n        h = self(data)\n"
+                   "        return tf.one_hot(tf.cast(h, tf.int32), h.shape[-1])\n")
+    assert codes(static) == []

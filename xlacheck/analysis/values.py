@@ -460,8 +460,12 @@ def _names_a_class(func: ast.expr) -> bool:
 
 
 def without_opaque(flags: int) -> int:
-    """A tensor-or-structure (OPAQUE) that a use proved one tensor: a tensor."""
-    return flags & ~OPAQUE if flags & OPAQUE and flags & TENSOR and not flags & (PYLIST | LAYER) else flags
+    """A tensor-or-structure (OPAQUE) that a use proved one tensor: a tensor. One that is no parameter
+    (what a layer or a function of the file returned) keeps its provenance as DATA: OPAQUE alone made a
+    reduction of it data-dependent (``_generic_op``), and reading ``h.dtype`` must not undo that."""
+    if flags & OPAQUE and flags & TENSOR and not flags & (PYLIST | LAYER):
+        return (flags & ~OPAQUE) | (0 if flags & PARAM else DATA)
+    return flags
 
 
 class ValueEnv:

@@ -1,0 +1,33 @@
+"""The TF context probes (tools/probe_tf_contexts.py): table facts placed in the contexts model code puts
+them in, labelled by the compiler (benchmarks/results/tf_context_probes.json, TF 2.21 XLA:CPU)."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import probe_tf_contexts as probes  # noqa: E402
+
+
+def test_every_family_draws_its_sinks_from_the_tables_and_every_probe_parses() -> None:
+    sinks, _ = probes.sinks()
+    assert {s.family for s in sinks} >= {"op", "op_api", "opdtype", "const", "shape", "divergence", "nan_candidate"}
+    every = probes.probes()
+    for name, (_, _, text) in every.items():
+        ast.parse(text, name)
+    # each context has its neutral probe (a broken context is dropped by it)
+    assert {n.split("|")[0] for n in every} == {n.split("|")[0] for n in every if n.endswith("|neutral")}
+
+
+@pytest.mark.slow
+def test_every_labelled_failure_is_flagged_and_only_input_dependent_divergences_are_false_alarms() -> None:
+    _, fams, wrong = probes.tally()
+    assert fams["all"][0] > 300  # the labels cover the probes
+    assert [w for w in wrong if w.startswith("MISS")] == []
+    # XLA318 flags a NaN reaching an op whose NaN result XLA computes differently; whether the result
+    # differs depends on where the NaN lands and on the sign a fused 0/0 gets (the rule's _SIGN_DEPENDENT)
+    assert all("|divergence:" in w and "XLA318" in w for w in wrong)
