@@ -775,6 +775,125 @@ CONTEXTS = (
             params = jnp.ones(4)
             return train_step(params, tx.init(params), X)
         """, needs=("optax",)),
+    Context("jit_of_partial", """
+        def step(x, scale):
+            v = x * scale
+            {BODY}
+            return v
+
+
+        step_fn = jax.jit(functools.partial(step, scale=2.0))
+
+
+        def ENTRY():
+            return step_fn(X)
+        """),
+    Context("jit_static_argnames_call", """
+        def step(x, scale):
+            v = x * scale
+            {BODY}
+            return v
+
+
+        step_fn = jax.jit(step, static_argnames=("scale",))
+
+
+        def ENTRY():
+            return step_fn(X, scale=2)
+        """),
+    Context("local_def_jitted", """
+        def main(batches):
+            @jax.jit
+            def step(x):
+                v = x
+                {BODY}
+                return v
+
+            return [step(b) for b in batches]
+
+
+        def ENTRY():
+            return main([X])
+        """),
+    Context("nested_loss_fn_grad", """
+        @jax.jit
+        def train_step(params, x):
+            def loss_fn(p):
+                v = p * x
+                {BODY}
+                return jnp.sum(v * v)
+
+            grads = jax.grad(loss_fn)(params)
+            return params - 0.1 * grads
+
+
+        def ENTRY():
+            return train_step(jnp.ones(4), X)
+        """),
+    Context("lax_map_body", """
+        def per_row(v):
+            {BODY}
+            return v
+
+
+        def ENTRY():
+            return jax.lax.map(per_row, X2)
+        """),
+    Context("pmap", """
+        def step(x):
+            v = x
+            {BODY}
+            return v
+
+
+        def ENTRY():
+            return jax.pmap(step, axis_name="batch")(X[None])
+        """),
+    Context("staticmethod_helper", """
+        class Ops:
+            @staticmethod
+            def normalize(v):
+                {BODY}
+                return v
+
+
+        @jax.jit
+        def step(x):
+            return Ops.normalize(x)
+
+
+        def ENTRY():
+            return step(X)
+        """),
+    Context("flax_train_state_apply_fn", """
+        import flax.linen as nn
+        import optax
+        from flax.training import train_state
+
+
+        class Net(nn.Module):
+            @nn.compact
+            def __call__(self, x):
+                v = nn.Dense(4)(x) + x
+                {BODY}
+                return v
+
+
+        @jax.jit
+        def train_step(state, x):
+            def loss_fn(params):
+                return jnp.sum(state.apply_fn({"params": params}, x) ** 2)
+
+            grads = jax.grad(loss_fn)(state.params)
+            return state.apply_gradients(grads=grads)
+
+
+        def ENTRY():
+            model = Net()
+            params = model.init(jax.random.PRNGKey(0), X)["params"]
+            state = train_state.TrainState.create(apply_fn=model.apply, params=params, tx=optax.sgd(0.1))
+            return train_step(state, X).params
+        """, needs=("flax",)),
     # not traced: the body runs on concrete arrays
     Context("eager_function", """
         def step(x):

@@ -64,6 +64,7 @@ from xlacheck.analysis.scopes import (
 )
 from xlacheck.analysis.tables import (
     CALL_METHODS,
+    FLAX_APPLY_FN_FIELD,
     FLAX_APPLY_METHODS,
     FLAX_LINEN_MODULE,
     JAX_FUNCTION_HOLDERS,
@@ -485,7 +486,7 @@ class ModuleFacts:
             on_self = isinstance(recv, ast.Attribute)
             name = recv.attr if isinstance(recv, ast.Attribute) else recv.id
             method = _object_method(self.classes_by_name, self.instances, caller, on_self, name, f.attr)
-            return (method, True) if method is not None else None
+            return (method, not _static_method(method)) if method is not None else None
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
             owner = owner_class(caller)
             if owner is None:
@@ -680,6 +681,8 @@ class _Scanner:
         # module-level `jit = tf.function(jit_compile=True)` (a decorator made by a call: _decorator_role)
         self.decorator_factories: dict[str, ast.Call] = {}
         self.decorator_factories_dropped: set[str] = set()
+        # `apply_fn=<ref>` arguments (flax TrainState.create), with the function and class they are in
+        self.apply_fns: list[tuple[ast.expr, FunctionInfo | None, ClassInfo | None]] = []
 
     def external_name(self, ref: ast.expr) -> str | None:
         """The dotted name of a reference to an imported project (non-framework) function."""
@@ -881,6 +884,8 @@ class _Scanner:
         for kw in node.keywords:
             if kw.arg is not None and kw.arg.endswith("initializer") and type(kw.value) is ast.Name:
                 self.initializers.add(kw.value.id)
+            elif kw.arg == FLAX_APPLY_FN_FIELD:
+                self.apply_fns.append((kw.value, func, cls))
         name = self.aliases.resolve(f)
         if func is not None and not func.drives and (
                 (name is not None and name.startswith(_DRIVER_CALL_PREFIXES))
@@ -1871,16 +1876,23 @@ def _object_method(classes: Mapping[str, ClassInfo], instances: Mapping[str, str
     """The method that ``self.<name>.<method>(...)`` (``on_self``) or ``<name>.<method>(...)``
     runs, when ``self.<name>`` was assigned (or the module bound ``<name>`` to) an instance of a
     class defined here: ``self.quantizer = Quantizer(...)`` in ``__init__``, then
-    ``self.quantizer.encode(x)`` in ``call()``. Methods inherited from a base defined here count."""
+    ``self.quantizer.encode(x)`` in ``call()``. Methods inherited from a base defined here count, and
+    ``<Class>.<method>(...)`` with ``Class`` defined here runs that (static or class) method."""
     if on_self:
         owner = owner_class(info)
         built = owner.attrs.get(name) if owner is not None else None
         cname = built.func.id if isinstance(built, ast.Call) and isinstance(built.func, ast.Name) else None
     else:
-        cname = instances.get(name)
+        cname = instances.get(name) or (name if name in classes else None)
         if cname is None or _binds(info, name):
             return None
     return _class_method(classes, cname, method)
+
+
+def _static_method(info: FunctionInfo) -> bool:
+    """``info`` is decorated ``@staticmethod``: no ``self``/``cls`` is bound to its first parameter."""
+    return not isinstance(info.node, ast.Lambda) and any(
+        isinstance(d, ast.Name) and d.id == "staticmethod" for d in info.node.decorator_list)
 
 
 def _class_method(classes: Mapping[str, ClassInfo], cname: str | None, method: str) -> FunctionInfo | None:
@@ -1937,6 +1949,9 @@ def _bound_object_calls(inf: _Inference, info: FunctionInfo) -> list[FunctionInf
     for on_self, name, method in sorted(info.called_object_methods):
         if not on_self and (method in FLAX_APPLY_METHODS or any(method in m for m in JAX_FUNCTION_HOLDERS.values())):
             out.extend(inf.bound_method_targets(name, method, info))
+        if method == FLAX_APPLY_FN_FIELD:  # `state.apply_fn(...)`: what this file's `apply_fn=` arguments run
+            for ref, func, cls in inf.scanner.apply_fns:
+                out.extend(inf.lookup(ref, func, cls))
     return out
 
 

@@ -80,6 +80,9 @@ JAX_FUNCTION_HOLDERS: dict[str, dict[str, tuple[int, str]]] = {
     "optax.GradientTransformationExtraArgs": {"init": (0, "init"), "update": (1, "update")},
 }
 JAX_HOLDER_WRAPPERS = frozenset({"haiku.without_apply_rng", "haiku.with_empty_state", "haiku.without_state"})
+# flax's TrainState keeps the model's apply function in a field of this name (`TrainState.create(apply_fn=
+# model.apply, ...)`); a jitted step calls it as `state.apply_fn(...)` (probe: flax_train_state_apply_fn)
+FLAX_APPLY_FN_FIELD = "apply_fn"
 # JAX control-flow primitives: they trace the functions they take (every parameter a tracer) and
 # compile them into one XLA op, under jax.jit or called from plain Python alike, so a Python `if`,
 # a host read or a data-dependent shape in such a body fails wherever the call is. Name ->
