@@ -25,7 +25,7 @@ TracerIntegerConversionError, TracerArrayConversionError); negative iff it ran; 
 (an import missing, a function that rejects the input) leaves it out (``broken``). A finding is any
 XLA1xx/XLA2xx/XLA3xx diagnostic in the file.
 
-    python benchmarks/jax_context_probes.py --label [--jobs N]      # (re)write benchmarks/results/jax_context_probes.json
+    python benchmarks/jax_context_probes.py --label [--jobs N]      # (re)write the labels (benchmarks/results/)
     python benchmarks/jax_context_probes.py                         # per-context table (needs no JAX)
     python benchmarks/jax_context_probes.py -v                      # and every miss / false finding
     python benchmarks/jax_context_probes.py --write DIR             # the probe files, to read or run by hand
@@ -83,41 +83,30 @@ class Context:
     traced: bool = True
 
 
+# fragments several contexts share (their text is what the probes are, so the labels' digests stay put)
+def _sink_fn(name: str) -> str:
+    """``def name(v):`` whose body is the sink, returning ``v``."""
+    return f"def {name}(v):\n    {{BODY}}\n    return v\n"
+
+
+def _entry(expr: str) -> str:
+    return f"\n\ndef ENTRY():\n    return {expr}\n"
+
+
+_STEP = "def step(x):\n    v = x\n    {BODY}\n    return v\n"  # the sink in a function of the traced input
+_KEEP = "\n\ndef keep(v):\n    return v\n"
+
+
+def _jit_sink(param: str, first: str) -> str:
+    """``@jax.jit def step(param):`` that binds ``v = first`` and runs the sink on it."""
+    return f"@jax.jit\ndef step({param}):\n    v = {first}\n    {{BODY}}\n    return v\n"
+_JIT_STEP = "\n\n@jax.jit\ndef step(x):\n    return {call}\n"
+
+
 CONTEXTS = (
-    Context("jit_decorator", """
-        @jax.jit
-        def step(x):
-            v = x
-            {BODY}
-            return v
-
-
-        def ENTRY():
-            return step(X)
-        """),
-    Context("jit_call_assigned", """
-        def step(x):
-            v = x
-            {BODY}
-            return v
-
-
-        step_jit = jax.jit(step)
-
-
-        def ENTRY():
-            return step_jit(X)
-        """),
-    Context("jit_call_inline", """
-        def step(x):
-            v = x
-            {BODY}
-            return v
-
-
-        def ENTRY():
-            return jax.jit(step)(X)
-        """),
+    Context("jit_decorator", _jit_sink("x", "x") + _entry("step(X)")),
+    Context("jit_call_assigned", _STEP + "\n\nstep_jit = jax.jit(step)\n" + _entry("step_jit(X)")),
+    Context("jit_call_inline", _STEP + _entry("jax.jit(step)(X)")),
     Context("jit_in_training_loop", """
         def step(x):
             v = x
@@ -169,20 +158,7 @@ CONTEXTS = (
         def ENTRY():
             return step(X + 0.0)
         """),
-    Context("helper_module_level", """
-        def helper(v):
-            {BODY}
-            return v
-
-
-        @jax.jit
-        def step(x):
-            return helper(x) * 2.0
-
-
-        def ENTRY():
-            return step(X)
-        """),
+    Context("helper_module_level", _sink_fn("helper") + _JIT_STEP.format(call="helper(x) * 2.0") + _entry("step(X)")),
     Context("helper_defined_after", """
         @jax.jit
         def step(x):
@@ -364,65 +340,13 @@ CONTEXTS = (
         def ENTRY():
             return jax.lax.while_loop(cond_fn, body_fn, (0, X))
         """),
-    Context("lax_cond_branch", """
-        def grow(v):
-            {BODY}
-            return v
-
-
-        def keep(v):
-            return v
-
-
-        @jax.jit
-        def step(x):
-            return jax.lax.cond(x[0] > 0, grow, keep, x)
-
-
-        def ENTRY():
-            return step(X)
-        """),
-    Context("lax_switch_branch", """
-        def grow(v):
-            {BODY}
-            return v
-
-
-        def keep(v):
-            return v
-
-
-        @jax.jit
-        def step(x, index):
-            return jax.lax.switch(index, [grow, keep], x)
-
-
-        def ENTRY():
-            return step(X, 0)
-        """),
-    Context("vmap_under_jit", """
-        def per_example(v):
-            {BODY}
-            return v
-
-
-        @jax.jit
-        def step(xs):
-            return jax.vmap(per_example)(xs)
-
-
-        def ENTRY():
-            return step(jnp.stack([X, X]))
-        """),
-    Context("vmap_called_eagerly", """
-        def per_example(v):
-            {BODY}
-            return v
-
-
-        def ENTRY():
-            return jax.vmap(per_example)(jnp.stack([X, X]))
-        """),
+    Context("lax_cond_branch", _sink_fn("grow") + _KEEP + "\n\n@jax.jit\ndef step(x):\n"
+            "    return jax.lax.cond(x[0] > 0, grow, keep, x)\n" + _entry("step(X)")),
+    Context("lax_switch_branch", _sink_fn("grow") + _KEEP + "\n\n@jax.jit\ndef step(x, index):\n"
+            "    return jax.lax.switch(index, [grow, keep], x)\n" + _entry("step(X, 0)")),
+    Context("vmap_under_jit", _sink_fn("per_example") + "\n\n@jax.jit\ndef step(xs):\n"
+            "    return jax.vmap(per_example)(xs)\n" + _entry("step(jnp.stack([X, X]))")),
+    Context("vmap_called_eagerly", _sink_fn("per_example") + _entry("jax.vmap(per_example)(jnp.stack([X, X]))")),
     Context("grad_under_jit", """
         def loss(x):
             v = x
@@ -459,37 +383,10 @@ CONTEXTS = (
         def ENTRY():
             return train_step(jnp.ones(4), X)
         """),
-    Context("checkpoint_under_jit", """
-        @jax.checkpoint
-        def block(v):
-            {BODY}
-            return v
-
-
-        @jax.jit
-        def step(x):
-            return block(x)
-
-
-        def ENTRY():
-            return step(X)
-        """),
-    Context("pjit", """
-        from jax.experimental.pjit import pjit
-
-
-        def step(x):
-            v = x
-            {BODY}
-            return v
-
-
-        step_p = pjit(step)
-
-
-        def ENTRY():
-            return step_p(X)
-        """),
+    Context("checkpoint_under_jit", "@jax.checkpoint\n" + _sink_fn("block") + _JIT_STEP.format(call="block(x)")
+            + _entry("step(X)")),
+    Context("pjit", "from jax.experimental.pjit import pjit\n\n\n" + _STEP + "\n\nstep_p = pjit(step)\n"
+            + _entry("step_p(X)")),
     Context("shard_map_under_jit", """
         from jax.sharding import PartitionSpec as P
 
@@ -509,17 +406,7 @@ CONTEXTS = (
         def ENTRY():
             return step(X)
         """),
-    Context("dict_batch", """
-        @jax.jit
-        def step(batch):
-            v = batch["x"]
-            {BODY}
-            return v
-
-
-        def ENTRY():
-            return step({"x": X})
-        """),
+    Context("dict_batch", _jit_sink("batch", 'batch["x"]') + _entry('step({"x": X})')),
     Context("tuple_batch", """
         @jax.jit
         def step(batch):
@@ -532,59 +419,16 @@ CONTEXTS = (
         def ENTRY():
             return step((X, X))
         """),
-    Context("registered_dataclass_state", """
-        @functools.partial(jax.tree_util.register_dataclass, data_fields=["x"], meta_fields=[])
-        @dataclasses.dataclass
-        class State:
-            x: jax.Array
-
-
-        @jax.jit
-        def step(state):
-            v = state.x
-            {BODY}
-            return v
-
-
-        def ENTRY():
-            return step(State(x=X))
-        """),
-    Context("namedtuple_state", """
-        class State(NamedTuple):
-            x: jax.Array
-            count: jax.Array
-
-
-        @jax.jit
-        def step(state):
-            v = state.x
-            {BODY}
-            return v
-
-
-        def ENTRY():
-            return step(State(X, jnp.zeros(())))
-        """),
-    Context("flax_struct_state", """
-        from flax import struct
-
-
-        @struct.dataclass
-        class State:
-            x: jax.Array
-            name: str = struct.field(pytree_node=False, default="s")
-
-
-        @jax.jit
-        def step(state):
-            v = state.x
-            {BODY}
-            return v
-
-
-        def ENTRY():
-            return step(State(x=X))
-        """, needs=("flax",)),
+    Context("registered_dataclass_state",
+            '@functools.partial(jax.tree_util.register_dataclass, data_fields=["x"], meta_fields=[])\n'
+            "@dataclasses.dataclass\nclass State:\n    x: jax.Array\n\n\n"
+            + _jit_sink("state", "state.x") + _entry("step(State(x=X))")),
+    Context("namedtuple_state", "class State(NamedTuple):\n    x: jax.Array\n    count: jax.Array\n\n\n"
+            + _jit_sink("state", "state.x") + _entry("step(State(X, jnp.zeros(())))")),
+    Context("flax_struct_state",
+            "from flax import struct\n\n\n@struct.dataclass\nclass State:\n    x: jax.Array\n"
+            '    name: str = struct.field(pytree_node=False, default="s")\n\n\n'
+            + _jit_sink("state", "state.x") + _entry("step(State(x=X))"), needs=("flax",)),
     Context("flax_linen_jit_apply", """
         import flax.linen as nn
 
@@ -830,25 +674,8 @@ CONTEXTS = (
         def ENTRY():
             return train_step(jnp.ones(4), X)
         """),
-    Context("lax_map_body", """
-        def per_row(v):
-            {BODY}
-            return v
-
-
-        def ENTRY():
-            return jax.lax.map(per_row, X2)
-        """),
-    Context("pmap", """
-        def step(x):
-            v = x
-            {BODY}
-            return v
-
-
-        def ENTRY():
-            return jax.pmap(step, axis_name="batch")(X[None])
-        """),
+    Context("lax_map_body", _sink_fn("per_row") + _entry("jax.lax.map(per_row, X2)")),
+    Context("pmap", _STEP + _entry('jax.pmap(step, axis_name="batch")(X[None])')),
     Context("staticmethod_helper", """
         class Ops:
             @staticmethod
@@ -895,16 +722,7 @@ CONTEXTS = (
             return train_step(state, X).params
         """, needs=("flax",)),
     # not traced: the body runs on concrete arrays
-    Context("eager_function", """
-        def step(x):
-            v = x
-            {BODY}
-            return v
-
-
-        def ENTRY():
-            return step(X)
-        """, traced=False),
+    Context("eager_function", _STEP + _entry("step(X)"), traced=False),
     Context("eager_method", """
         class Evaluator:
             def report(self, x):
