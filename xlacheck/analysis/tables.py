@@ -59,11 +59,12 @@ TF_FUNCTION_NAMES = frozenset({"tf.function", "tf.compat.v1.function", "tf.compa
 # instead"; measured: `tf.function(experimental_compile=True)` fails on MatrixDeterminant as
 # jit_compile=True does)
 JIT_COMPILE_KEYWORDS = frozenset({"jit_compile", "experimental_compile"})
-# pjit is jax.jit under another name (deprecated alias in jax 0.10); flax's nnx.jit and linen's nn.jit wrap
-# jax.jit (nn.jit takes a Module class, or a method as a decorator). Measured by
-# benchmarks/jax_context_probes.py (flax 0.12.8): a Python `if` on a traced value in a function each of them
-# wraps raises TracerBoolConversionError.
-JAX_JIT_NAMES = frozenset({"jax.jit", "jax.pmap", "jax.experimental.pjit.pjit", "flax.nnx.jit", "flax.linen.jit"})
+# pjit is jax.jit under another name (deprecated alias in jax 0.10); flax linen's nn.jit wraps jax.jit (it takes
+# a Module class, or a method as a decorator). Measured by benchmarks/jax_context_probes.py (flax 0.12.8): a
+# Python `if` on a traced value in a function each of them wraps raises TracerBoolConversionError. flax.nnx.jit
+# is left out: another file's `nnx.jit(f, static_argnames=[...])` reaches f with every parameter traced (the
+# project facts carry no static arguments), a false XLA101 in ott-jax/ott (docs/jaxrecall31.md).
+JAX_JIT_NAMES = frozenset({"jax.jit", "jax.pmap", "jax.experimental.pjit.pjit", "flax.linen.jit"})
 # flax linen: `module.apply(variables, ...)`, `module.init(...)` and `module.init_with_output(...)` run the
 # module's __call__ (probes: jax.jit(model.apply), model.apply in a jitted train step)
 FLAX_LINEN_MODULE = "flax.linen.Module"
