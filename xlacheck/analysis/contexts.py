@@ -64,7 +64,12 @@ from xlacheck.analysis.scopes import (
 )
 from xlacheck.analysis.tables import (
     CALL_METHODS,
+    FLAX_APPLY_FN_FIELD,
+    FLAX_APPLY_METHODS,
+    FLAX_LINEN_MODULE,
+    JAX_FUNCTION_HOLDERS,
     JAX_FUNCTION_TRANSFORMS,
+    JAX_HOLDER_WRAPPERS,
     JAX_JIT_NAMES,
     JAX_TRACING_PRIMITIVES,
     JAX_TREE_MAPS,
@@ -282,6 +287,8 @@ class FunctionInfo:
     # `self.<attr>.<method>(...)` and `<name>.<method>(...)` calls: (attr or name, method), for
     # objects of classes defined here that a method or the module builds (:func:`_object_method`)
     called_object_methods: set[tuple[bool, str, str]] = field(default_factory=set)
+    # `Name(...)(...)`: an object built and called at once (flax `@nn.compact` and haiku code: `Block(8)(x)`)
+    called_instances: set[str] = field(default_factory=set)
     uses_tf_compute: bool = False
     calls_numpy_method: bool = False  # `.numpy()` outside an eager guard: written for eager mode
     self_numpy: set[str] = field(default_factory=set)  # `self.<attr>.numpy()`: attributes read into NumPy
@@ -479,7 +486,7 @@ class ModuleFacts:
             on_self = isinstance(recv, ast.Attribute)
             name = recv.attr if isinstance(recv, ast.Attribute) else recv.id
             method = _object_method(self.classes_by_name, self.instances, caller, on_self, name, f.attr)
-            return (method, True) if method is not None else None
+            return (method, not _static_method(method)) if method is not None else None
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
             owner = owner_class(caller)
             if owner is None:
@@ -674,6 +681,8 @@ class _Scanner:
         # module-level `jit = tf.function(jit_compile=True)` (a decorator made by a call: _decorator_role)
         self.decorator_factories: dict[str, ast.Call] = {}
         self.decorator_factories_dropped: set[str] = set()
+        # `apply_fn=<ref>` arguments (flax TrainState.create), with the function and class they are in
+        self.apply_fns: list[tuple[ast.expr, FunctionInfo | None, ClassInfo | None]] = []
 
     def external_name(self, ref: ast.expr) -> str | None:
         """The dotted name of a reference to an imported project (non-framework) function."""
@@ -854,6 +863,8 @@ class _Scanner:
             if type(f) is ast.Name:
                 func.called_names.add(f.id)
                 self.sites["local"].append((node, func))
+            elif type(f) is ast.Call and type(f.func) is ast.Name:
+                func.called_instances.add(f.func.id)
             elif type(f) is ast.Attribute:
                 recv = f.value
                 on_self = type(recv) is ast.Name and recv.id == "self"
@@ -873,6 +884,8 @@ class _Scanner:
         for kw in node.keywords:
             if kw.arg is not None and kw.arg.endswith("initializer") and type(kw.value) is ast.Name:
                 self.initializers.add(kw.value.id)
+            elif kw.arg == FLAX_APPLY_FN_FIELD:
+                self.apply_fns.append((kw.value, func, cls))
         name = self.aliases.resolve(f)
         if func is not None and not func.drives and (
                 (name is not None and name.startswith(_DRIVER_CALL_PREFIXES))
@@ -1103,10 +1116,30 @@ class _Inference:
             base = ref.value
             built = (self.scanner.instances.get(base.id) if isinstance(base, ast.Name) and caller is None
                      else base.func.id if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) else None)
-            owner = self.classes.get(built) if built is not None else None
-            if owner is not None and ref.attr in owner.methods:
-                found = [owner.methods[ref.attr]]
+            method = _class_method(self.classes, built, ref.attr)
+            if method is not None:
+                found = [method]
+            elif isinstance(base, ast.Name):
+                # `jax.jit(model.apply)` with `model = Net()` bound once in the caller (a flax Module),
+                # `jax.jit(net.apply)` with `net = hk.transform(forward)`: what the method runs
+                found = self.bound_method_targets(base.id, ref.attr, caller)
+        elif not found and isinstance(ref, ast.Name) and (c := self.classes.get(ref.id)) is not None \
+                and FLAX_LINEN_MODULE in c.bases:
+            found = [m for n, m in c.methods.items() if n == "__call__"]  # nn.jit(Block): Block.__call__
         return found
+
+    def bound_method_targets(self, name: str, method: str, caller: FunctionInfo | None) -> list[FunctionInfo]:
+        """What ``<name>.<method>(...)`` runs where ``name`` is bound once, in ``caller`` (or, when
+        ``caller`` does not bind it, at module level), to an object of a flax linen Module class defined
+        here (``apply``: its ``__call__``) or to a function holder (:func:`holder_call`)."""
+        value = _single_binding(caller, name) if caller is not None and _binds(caller, name) else \
+            _single_binding(None, name, self.scanner.tree)
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in self.classes:
+            method_info = _class_method(self.classes, value.func.id, method)
+            return [method_info] if method_info is not None else []
+        holder = holder_call(value, self.scanner.aliases)
+        fn = held_function(holder, method, self.scanner.aliases) if holder is not None else None
+        return self.lookup(fn, None, None) if fn is not None else []
 
 
 def infer_contexts(scanner: _Scanner, test_module: bool = False,
@@ -1750,6 +1783,28 @@ def _binds(info: FunctionInfo, name: str) -> bool:
     return False
 
 
+def _single_binding(info: FunctionInfo | None, name: str, tree: ast.Module | None = None) -> ast.expr | None:
+    """The value of the one assignment ``name = value`` that binds ``name`` in ``info`` (at module
+    level: in ``tree``'s statements), or None when another binding or none exists."""
+    nodes = own_nodes(info.node, include_signature=True) if info is not None else \
+        (n for stmt in (tree.body if tree is not None else []) for n in ast.walk(stmt))
+    value: ast.expr | None = None
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id == name:
+            if value is not None:
+                return None
+            value = node.value
+        elif isinstance(node, ast.arg) and node.arg == name and info is not None:
+            return None
+        elif isinstance(node, (ast.For, ast.With, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and any(
+                isinstance(t, ast.Name) and t.id == name and isinstance(t.ctx, ast.Store) for t in ast.walk(
+                    node.target if isinstance(node, (ast.For, ast.AugAssign, ast.AnnAssign, ast.NamedExpr))
+                    else node)):
+            return None
+    return value
+
+
 def _local_function_alias(info: FunctionInfo, name: str, module_funcs: dict[str, FunctionInfo],
                           classes: dict[str, ClassInfo], by_node: dict[int, FunctionInfo],
                           same_positions: bool = False) -> list[FunctionInfo]:
@@ -1838,30 +1893,83 @@ def _object_method(classes: Mapping[str, ClassInfo], instances: Mapping[str, str
     """The method that ``self.<name>.<method>(...)`` (``on_self``) or ``<name>.<method>(...)``
     runs, when ``self.<name>`` was assigned (or the module bound ``<name>`` to) an instance of a
     class defined here: ``self.quantizer = Quantizer(...)`` in ``__init__``, then
-    ``self.quantizer.encode(x)`` in ``call()``. Methods inherited from a base defined here count."""
+    ``self.quantizer.encode(x)`` in ``call()``. Methods inherited from a base defined here count, and
+    ``<Class>.<method>(...)`` with ``Class`` defined here runs that (static or class) method."""
     if on_self:
         owner = owner_class(info)
         built = owner.attrs.get(name) if owner is not None else None
         cname = built.func.id if isinstance(built, ast.Call) and isinstance(built.func, ast.Name) else None
     else:
-        cname = instances.get(name)
+        cname = instances.get(name) or (name if name in classes else None)
         if cname is None or _binds(info, name):
             return None
-    seen: set[str] = set()
-    while cname is not None and cname in classes and cname not in seen:
-        seen.add(cname)
+    return _class_method(classes, cname, method)
+
+
+def _static_method(info: FunctionInfo) -> bool:
+    """``info`` is decorated ``@staticmethod``: no ``self``/``cls`` is bound to its first parameter."""
+    return not isinstance(info.node, ast.Lambda) and any(
+        isinstance(d, ast.Name) and d.id == "staticmethod" for d in info.node.decorator_list)
+
+
+def _class_method(classes: Mapping[str, ClassInfo], cname: str | None, method: str) -> FunctionInfo | None:
+    """The method ``method`` of the class ``cname`` defined here, or inherited from a base defined here; for
+    a flax linen Module, ``apply``/``init``/``init_with_output`` (flax's own methods) run its ``__call__``."""
+    seen: list[ClassInfo] = []
+    while cname is not None and cname in classes and all(c.node.name != cname for c in seen):
         c = classes[cname]
+        seen.append(c)
         if method in c.methods:
             return c.methods[method]
         cname = next((b for b in c.bases if b in classes), None)
+    if method in FLAX_APPLY_METHODS and any(FLAX_LINEN_MODULE in c.bases for c in seen):
+        return next((c.methods["__call__"] for c in seen if "__call__" in c.methods), None)
     return None
+
+
+def holder_call(value: ast.expr | None, aliases: AliasTable) -> ast.Call | None:
+    """The constructor call of :data:`JAX_FUNCTION_HOLDERS` that ``value`` evaluates to
+    (``hk.transform(forward)``, through ``hk.without_apply_rng(...)``), or None."""
+    while isinstance(value, ast.Call):
+        name = aliases.resolve(value.func)
+        if name in JAX_FUNCTION_HOLDERS:
+            return value
+        if name not in JAX_HOLDER_WRAPPERS or not value.args:
+            return None
+        value = value.args[0]
+    return None
+
+
+def held_function(call: ast.Call, method: str, aliases: AliasTable) -> ast.expr | None:
+    """The function argument of the holder constructor ``call`` that its ``method`` runs, or None."""
+    spec = JAX_FUNCTION_HOLDERS.get(aliases.resolve(call.func) or "", {}).get(method)
+    if spec is None:
+        return None
+    position, keyword = spec
+    if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:position + 1]):
+        return call.args[position]
+    return next((kw.value for kw in call.keywords if kw.arg == keyword), None)
 
 
 def _compiled_callees(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo]:
     """Same-file functions a compiled function's graph runs (:func:`_callees`, ``compiled``), and
     the layers' ``call`` of the module-level Keras models it calls (:func:`_built_model_calls`)."""
     return [*_callees(info, inf.module_funcs, inf.classes, inf.scanner.by_node, inf.scanner.instances, compiled=True),
-            *_built_model_calls(inf, info)]
+            *_built_model_calls(inf, info), *_bound_object_calls(inf, info)]
+
+
+def _bound_object_calls(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo]:
+    """What ``<name>.<method>(...)`` calls in ``info`` run when ``name`` is a flax linen Module or a
+    function holder bound once (``model.apply(variables, x)``, ``net.apply(params, x)``,
+    ``tx.update(grads, state)``: :meth:`_Inference.bound_method_targets`)."""
+    out: list[FunctionInfo] = []
+    for on_self, name, method in sorted(info.called_object_methods):
+        if not on_self and (method in FLAX_APPLY_METHODS or any(method in m for m in JAX_FUNCTION_HOLDERS.values())):
+            out.extend(inf.bound_method_targets(name, method, info))
+        if method == FLAX_APPLY_FN_FIELD:  # `state.apply_fn(...)`: what this file's `apply_fn=` arguments run
+            for ref, func, cls in inf.scanner.apply_fns:
+                out.extend(inf.lookup(ref, func, cls))
+    return out
 
 
 def _stored_function(owner: ClassInfo, attr: str, module_funcs: Mapping[str, FunctionInfo]) -> FunctionInfo | None:
@@ -2132,6 +2240,10 @@ def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes:
         found_method = _object_method(classes, instances, info, on_self, name, method)
         if found_method is not None:
             out.append(found_method)
+    for n in sorted(info.called_instances) if compiled else ():
+        # `Block(8)(x)` with Block a class defined here: its __call__ (a Keras layer's call) runs here
+        if n in classes and not _binds(info, n):
+            out.extend(m for m in (_class_method(classes, n, name) for name in CALL_METHODS) if m is not None)
     owner = owner_class(info)
     if owner is not None:
         for m in sorted(info.called_methods):

@@ -19,6 +19,8 @@ op table through :mod:`xlacheck.analysis.torch_model`):
 
 Tables kept here (canonical names, see :mod:`xlacheck.analysis.imports`):
 - :data:`TF_FUNCTION_NAMES`, :data:`JAX_JIT_NAMES`: the spellings of the tracers;
+- :data:`FLAX_APPLY_METHODS`, :data:`JAX_FUNCTION_HOLDERS`: flax/haiku/optax methods that run a function
+  of the user's (a linen Module's ``__call__``, a transformed function, an update function);
 - :data:`BOOL_FUNCS`: ops that return boolean tensors (masks), spelled as xlacheck canonicalises
   them; the value model also takes every entry of the API table whose probing call returned
   only boolean tensors (``dtype: "bool"``: ``keras.ops.greater``, ``K.less``, ``tf.math.is_non_decreasing``);
@@ -57,7 +59,31 @@ TF_FUNCTION_NAMES = frozenset({"tf.function", "tf.compat.v1.function", "tf.compa
 # instead"; measured: `tf.function(experimental_compile=True)` fails on MatrixDeterminant as
 # jit_compile=True does)
 JIT_COMPILE_KEYWORDS = frozenset({"jit_compile", "experimental_compile"})
-JAX_JIT_NAMES = frozenset({"jax.jit", "jax.pmap"})
+# pjit is jax.jit under another name (deprecated alias in jax 0.10); flax linen's nn.jit wraps jax.jit (it takes
+# a Module class, or a method as a decorator). Measured by benchmarks/jax_context_probes.py (flax 0.12.8): a
+# Python `if` on a traced value in a function each of them wraps raises TracerBoolConversionError. flax.nnx.jit
+# is left out: another file's `nnx.jit(f, static_argnames=[...])` reaches f with every parameter traced (the
+# project facts carry no static arguments), a false XLA101 in ott-jax/ott (docs/jaxrecall31.md).
+JAX_JIT_NAMES = frozenset({"jax.jit", "jax.pmap", "jax.experimental.pjit.pjit", "flax.linen.jit"})
+# flax linen: `module.apply(variables, ...)`, `module.init(...)` and `module.init_with_output(...)` run the
+# module's __call__ (probes: jax.jit(model.apply), model.apply in a jitted train step)
+FLAX_LINEN_MODULE = "flax.linen.Module"
+FLAX_APPLY_METHODS = frozenset({"apply", "init", "init_with_output"})
+# Objects built from functions that one of their methods runs with its arguments: constructor ->
+# {method: (position, keyword) of the function among the constructor's arguments}. haiku's transform
+# runs `f` in `init` and `apply`; an optax GradientTransformation runs `update` in `tx.update(...)`
+# (probes: jax.jit(net.apply), net.apply and tx.update in a jitted train step). The wrappers return
+# the same kind of object around their argument.
+JAX_FUNCTION_HOLDERS: dict[str, dict[str, tuple[int, str]]] = {
+    "haiku.transform": {"init": (0, "f"), "apply": (0, "f")},
+    "haiku.transform_with_state": {"init": (0, "f"), "apply": (0, "f")},
+    "optax.GradientTransformation": {"init": (0, "init"), "update": (1, "update")},
+    "optax.GradientTransformationExtraArgs": {"init": (0, "init"), "update": (1, "update")},
+}
+JAX_HOLDER_WRAPPERS = frozenset({"haiku.without_apply_rng", "haiku.with_empty_state", "haiku.without_state"})
+# flax's TrainState keeps the model's apply function in a field of this name (`TrainState.create(apply_fn=
+# model.apply, ...)`); a jitted step calls it as `state.apply_fn(...)` (probe: flax_train_state_apply_fn)
+FLAX_APPLY_FN_FIELD = "apply_fn"
 # JAX control-flow primitives: they trace the functions they take (every parameter a tracer) and
 # compile them into one XLA op, under jax.jit or called from plain Python alike, so a Python `if`,
 # a host read or a data-dependent shape in such a body fails wherever the call is. Name ->
@@ -88,6 +114,9 @@ JAX_FUNCTION_TRANSFORMS: dict[str, bool] = {
     "jax.jacobian": False, "jax.hessian": False, "jax.jvp": False, "jax.vjp": False, "jax.linearize": False,
     "jax.custom_jvp": False, "jax.custom_vjp": False, "jax.named_call": False,
     "jax.vmap": True, "jax.checkpoint": True, "jax.remat": True, "jax.ad_checkpoint.checkpoint": True,
+    # shard_map runs its function per shard in its caller's trace: under jax.jit a Python `if` on a traced
+    # value there fails; called eagerly it runs on concrete shards (measured, jax 0.10.2, one CPU device)
+    "jax.shard_map": False, "jax.experimental.shard_map.shard_map": False,
 }
 
 BOOL_FUNCS = frozenset({

@@ -59,6 +59,14 @@ def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: Fun
         return next((found for found in sides if found), next((found for found in sides if found is not None), None))
     if isinstance(expr, ast.Name):
         return _proven_local(expr.id, flags_of, info, facts, _depth, _assumed)
+    if isinstance(expr, ast.Subscript) and isinstance(expr.ctx, ast.Load) \
+            and (found := proven_tracer(expr.value, flags_of, info, facts, _depth + 1, _assumed)) is not None:
+        # an element or a slice of a traced array, a leaf of a traced pytree: jit traces every leaf
+        return f"an item of a tracer: {found}" if found else found
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and _array_method(expr.func.attr) \
+            and (found := proven_tracer(expr.func.value, flags_of, info, facts, _depth + 1, _assumed)) is not None:
+        # `v.mean()`, `v[1:].sum()`: a method of a tracer that is a jnp function of it (x.m() is jnp.m(x))
+        return f"`.{expr.func.attr}()` of a tracer: {found}" if found else found
     # a leaf jax.tree.map hands its function (an array, whatever the value model knows), or an element of one
     base = expr
     while isinstance(base, ast.Subscript) and isinstance(base.ctx, ast.Load):
@@ -67,6 +75,12 @@ def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: Fun
             and not _rebound(base.id, info) and _mapped_leaf(base.id, info, facts, 0):
         return f"`{base.id}`, a leaf jax.tree.map takes from traced arrays"
     return None
+
+
+def _array_method(name: str) -> bool:
+    """``x.<name>(...)`` of a JAX array is ``jnp.<name>(x, ...)`` and the table says that returns an array."""
+    fact = api_table.fact_for(f"jnp.{name}") if name in api_table.jax_array_methods() else None
+    return fact is not None and fact.is_tensor_valued
 
 
 def _proven_local(name: str, flags_of: Callable[[ast.expr], int], info: FunctionInfo, facts: ModuleFacts | None,

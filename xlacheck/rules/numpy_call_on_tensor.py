@@ -140,9 +140,10 @@ class NumpyCallOnTensor(Rule):
                     (5, 12, 'np.asarray on a traced array under jax.jit (called from <lambda>()): NumPy needs '
                             'concrete values (TracerArrayConversionError); use the jnp.* / jax.lax op'),
                 )),
-        # a list literal holding a traced element: NumPy converts it element by element (cosmopower-jax#9)
+        # a list literal holding a traced element: NumPy converts it element by element (cosmopower-jax#9);
+        # `theta` has a default here, so it is no proven tracer (without one, XLA326 flags it: a proven one)
         Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\ndef features(theta):\n"
-                "    return np.stack([theta[0], theta[1]])\n@jax.jit\ndef potential(theta):\n"
+                "    return np.stack([theta[0], theta[1]])\n@jax.jit\ndef potential(theta=None):\n"
                 "    return jnp.sum(features(theta) ** 2)\n",
                 expected=(
                     (5, 12, 'np.stack of a list holding a traced array under jax.jit (called from potential()): '

@@ -272,10 +272,10 @@ class NumpyOnTracedValue(Rule):
                 "    angles = state['angles'] + 0.05 * action\n    return np.sin(angles)\n@jax.jit\n"
                 "def step(state, action):\n    return jnp.asarray(observe(state, action))\n",
                 expected=(
-                    (6, 12, 'np.sin on a traced array (`angles`, computed from a tracer: parameter `action`, which '
-                            'a function JAX traces passes a tracer) under jax.jit (called from step()): it needs '
-                            'concrete values and raises a tracer conversion error (measured); use the jnp.* / '
-                            'jax.scipy op'),
+                    (6, 12, 'np.sin on a traced array (`angles`, computed from a tracer: an item of a tracer: '
+                            'parameter `state`, which a function JAX traces passes a tracer) under jax.jit (called '
+                            'from step()): it needs concrete values and raises a tracer conversion error (measured); '
+                            'use the jnp.* / jax.scipy op'),
                 )),
         # a helper's parameter bound to an entry of the jitted function's traced dict
         Example("import jax\nimport numpy as np\ndef gather_positions(perm):\n"
@@ -311,6 +311,18 @@ class NumpyOnTracedValue(Rule):
                            'jax.jit (decorated with jax.jit): NumPy converts the value (TracerArrayConversionError, '
                            'measured); keep the result a JAX array (jnp, x.at[i].set(v)) and copy it to the host '
                            'after the jitted call'),
+                )),
+        # an element of a tracer and a jnp method of one are tracers (benchmarks/jax_context_probes.py)
+        Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\ndef features(theta):\n"
+                "    return np.stack([theta[0], theta[1]])\n@jax.jit\ndef potential(theta):\n"
+                "    return jnp.sum(features(theta) ** 2) + np.exp(theta[1:].mean())\n",
+                expected=(
+                    (5, 12, 'np.stack on a traced array (an item of a tracer: parameter `theta`, which a function '
+                            'JAX traces passes a tracer) under jax.jit (called from potential()): it needs concrete '
+                            'values and raises a tracer conversion error (measured); use the jnp.* / jax.scipy op'),
+                    (8, 44, 'np.exp on a traced array (`.mean()` of a tracer: an item of a tracer: parameter `theta` '
+                            'of a function JAX traces) under jax.jit (decorated with jax.jit): it needs concrete '
+                            'values and raises a tracer conversion error (measured); use the jnp.* / jax.scipy op'),
                 )),
     )
 
