@@ -17,8 +17,6 @@ from tests.xlacheck.test_torch import _torch_xla_python
 from xlacheck.engine import check_source
 from xlacheck.rules.torch_op_without_lowering import TorchOpWithoutLowering
 
-pytestmark = pytest.mark.torch_xla
-
 # One training step of each example's ``train`` (argv[3:]: file, how to call it), on the device named by
 # argv[1]; prints a JSON list of "ok" or the exception's class and first line, one per example.
 _HARNESS = r"""
@@ -82,6 +80,7 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, st
     return out
 
 
+@pytest.mark.torch_xla
 @pytest.mark.parametrize("name", [name for name, _ in EXAMPLES])
 def test_backward_error_examples_against_torch_xla(name: str, outcomes: dict[str, dict[str, str]]) -> None:
     source = _example(name)
@@ -93,3 +92,39 @@ def test_backward_error_examples_against_torch_xla(name: str, outcomes: dict[str
     assert (on_xla != "ok") == bool(flagged), on_xla
     if flagged:
         assert on_xla.startswith("RuntimeError: "), on_xla
+
+
+_STEP = """
+import torch
+import torch_xla
+
+
+def train(model, loader, opt, log):
+    for x, y in loader:
+        a = model(x).view(-1, 4, 4)
+        cov = a @ a.transpose(1, 2) + torch.eye(4, device=a.device)
+        {line}
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+"""
+
+
+def _backward_errors(line: str) -> list[int]:
+    source = _STEP.replace("{line}", line.replace("\n", "\n        "))
+    return [d.line for d in check_source(source, "t.py").diagnostics
+            if d.code == "XLA351" and "backward raises" in d.message]
+
+
+@pytest.mark.parametrize(("line", "flagged"), [
+    # the method shares the function's backward; the named-tuple field and a list of loss terms carry the result
+    ("loss = a.sum() + cov.logdet().mean()", True),
+    ("terms = [a.sum()]\nterms.append(torch.linalg.slogdet(cov).logabsdet.sum())\nloss = sum(terms)", True),
+    ("sign, logabsdet = torch.slogdet(cov)\nloss = logabsdet.mean() + a.sum()", True),
+    # read to the host or detached for logging: the backward pass never reaches its backward
+    ("log(float(torch.logdet(cov).mean()))\nloss = a.sum()", False),
+    ("log(torch.logdet(cov).detach())\nloss = a.sum()", False),
+    ("with torch.no_grad():\n    d = torch.logdet(cov)\nloss = a.sum() * d.mean()", False),
+])
+def test_backward_error_follows_the_result_to_the_loss(line: str, flagged: bool) -> None:
+    assert bool(_backward_errors(line)) == flagged
