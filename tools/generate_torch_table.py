@@ -24,12 +24,16 @@ What it records, and where each fact comes from:
 * ``not_exercised``: every candidate that could not be called, with the reason (no argument set
   ran on the CPU, no schema and no signature, a factory or I/O function that takes no tensor ...).
 
-* ``backward`` / ``backward_aten`` on the ``torch.*`` and ``torch.nn.functional.*`` entries whose
-  forward lowered: the same first argument set, its floating-point tensors made leaves that
-  require grad, forward and ``sum().backward()`` replayed on the XLA device; ``fallback`` when an
-  ``aten::`` counter moved (a backward kernel such as ``aten::glu_backward`` ran on the CPU while
-  the forward lowered). ``Tensor.*`` methods share the ``torch.*`` function's backward. The
-  argument-dependent probes of adaptive pooling run forward and backward together.
+* ``backward`` / ``backward_aten`` / ``backward_error`` / ``backward_reason`` on the ``torch.*`` and
+  ``torch.nn.functional.*`` entries whose forward lowered: the first argument set whose forward and
+  backward run on the CPU, its floating-point tensors made leaves that require grad, forward and
+  ``sum().backward()`` replayed on the XLA device. Every outcome is recorded: ``lowered``;
+  ``fallback`` when an ``aten::`` counter moved (a backward kernel such as ``aten::glu_backward`` ran
+  on the CPU while the forward lowered); ``xla_error`` when the XLA device raised where the CPU did
+  not (``backward_error``: the exception's class and first line); ``not_exercised`` with the reason
+  (no argument set ran on the CPU, the forward of that set did not lower, the process crashed).
+  ``Tensor.*`` methods share the ``torch.*`` function's backward. The argument-dependent probes of
+  adaptive pooling run forward and backward together.
 
 Each batch of ops runs in a subprocess, so a crash costs one op, which is recorded.
 ``--phase backward`` reruns only the backward probes and merges them into the existing JSON.
@@ -1291,17 +1295,24 @@ def backward_names(ops: dict[str, dict]) -> list[str]:
     return [f"backward:{n}" for n, e in sorted(ops.items()) if e["status"] == "lowered" and not n.startswith("Tensor.")]
 
 
+_BACKWARD_KEYS = {"aten": "backward_aten", "error": "backward_error", "reason": "backward_reason"}
+
+
 def merge_backward(ops: dict[str, dict], results: dict[str, dict]) -> None:
+    """Every backward probe's outcome on its op: ``backward`` is ``lowered``, ``fallback`` (with
+    ``backward_aten``), ``xla_error`` (the CPU ran forward and backward, the XLA device raised:
+    ``backward_error`` holds the exception's class and first line) or ``not_exercised`` (no argument
+    set ran forward and backward on the CPU, or the process crashed: ``backward_reason``)."""
     for key, rec in results.items():
         op = key.removeprefix("backward:")
         if op not in ops:
             continue
-        for k in ("backward", "backward_aten"):
+        for k in ("backward", *_BACKWARD_KEYS.values()):
             ops[op].pop(k, None)
-        if rec["status"] in ("lowered", "fallback"):
-            ops[op]["backward"] = rec["status"]
-            if rec.get("aten"):
-                ops[op]["backward_aten"] = rec["aten"]
+        ops[op]["backward"] = rec["status"]
+        for k, name in _BACKWARD_KEYS.items():
+            if rec.get(k):
+                ops[op][name] = rec[k]
 
 
 def rerun_ops(path: Path, batch: int, names: list[str]) -> dict:
@@ -1429,7 +1440,7 @@ def write_doc(table: dict, path: Path) -> None:
         "are the forward call's, with one argument set: an op can lower here and fall back for other dtypes or "
         "arguments. Argument-dependent ops were probed with each listed argument. The `torch.*` and "
         "`torch.nn.functional.*` functions whose forward lowered were also run forward and backward (their "
-        "floating-point inputs made leaves that require grad): a backward kernel can fall back alone.",
+        "floating-point inputs made leaves that require grad): a backward kernel can fall back, or raise, alone.",
         "",
         "| | count |",
         "|---|---|",
@@ -1442,15 +1453,31 @@ def write_doc(table: dict, path: Path) -> None:
         f"| data-dependent output shape | {len(dd)} |",
         f"| argument-dependent (probed) | {sum(1 for r in table['argument_dependent'].values() if len({x['status'] for x in r}) > 1)} of {len(table['argument_dependent'])} |",
         f"| not exercised | {len(table['not_exercised'])} |",
+        f"| backward probes (forward lowered) | {sum(1 for e in ops.values() if 'backward' in e)} |",
+        *(f"| backward {label} | {sum(1 for e in ops.values() if e.get('backward') == s)} |"
+          for s, label in (("lowered", "lowered"), ("fallback", "CPU fallback"), ("xla_error", "raised on XLA only"),
+                           ("not_exercised", "not exercised"))),
         "",
         "## CPU fallback",
         "",
     ]
     lines += [f"- `{n}` ({', '.join(ops[n].get('aten', []))})" for n in by["fallback"]]
     bwd = sorted(n for n, e in ops.items() if e.get("backward") == "fallback")
-    probed = sum(1 for e in ops.values() if "backward" in e)
-    lines += ["", f"## Backward falls back, forward lowers ({len(bwd)} of {probed} backward probes)", ""]
+    raised = sorted(n for n, e in ops.items() if e.get("backward") == "xla_error")
+    probed = sum(1 for e in ops.values() if e.get("backward") in ("lowered", "fallback", "xla_error"))
+    unprobed: dict[str, list[str]] = {}
+    for n, e in sorted(ops.items()):
+        if e.get("backward") == "not_exercised":
+            unprobed.setdefault(e.get("backward_reason", ""), []).append(n)
+    lines += ["", f"## Backward falls back, forward lowers ({len(bwd)} of {probed} backward probes that ran)", ""]
     lines += [f"- `{n}` ({', '.join(ops[n].get('backward_aten', []))})" for n in bwd]
+    lines += ["", f"## Backward raises on XLA only, forward lowers ({len(raised)} of {probed} backward probes that "
+                  "ran)", "", "The same forward and backward ran on the CPU; on the XLA device the backward raised "
+                  "(the exception's class and first line).", ""]
+    lines += [f"- `{n}`: {ops[n].get('backward_error', '')}" for n in raised]
+    lines += ["", f"## Backward not exercised ({sum(map(len, unprobed.values()))})", ""]
+    lines += [f"- {r}: {len(ns)} (" + ", ".join(f"`{n}`" for n in ns[:40]) + (", ..." if len(ns) > 40 else "") + ")"
+              for r, ns in sorted(unprobed.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
     modules = table.get("modules", {})
     lines += ["", f"## `torch.nn` modules and the functional op their forward calls ({len(modules)})", "",
               "Read from torch's source (each module's `forward`); XLA351 checks a module built in a step's class "
@@ -1527,8 +1554,9 @@ def main(argv: list[str] | None = None) -> int:
              else rerun_ops(args.out, args.batch, [n for n in args.only.split(",") if n]) if args.phase == "ops"
              else rerun_variants(args.out, args.batch) if args.phase == "variants"
              else rerun_arguments(args.out, args.batch) if args.phase == "arguments" else build(args.batch, args.limit))
-    args.out.write_text(json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n")
-    write_doc(table, args.doc)
+    text = json.dumps(table, separators=(",", ":"), sort_keys=True)
+    args.out.write_text(text + "\n")
+    write_doc(json.loads(text), args.doc)  # from the file's sorted keys: every phase writes the same page
     print(f"wrote {args.out} ({len(table['ops'])} ops, {len(table['not_exercised'])} not exercised) and {args.doc}")
     return 0
 

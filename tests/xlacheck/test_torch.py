@@ -367,6 +367,11 @@ def test_table_header_and_measured_facts() -> None:
     assert ops["torch.nn.functional.glu"]["backward_aten"] == ["aten::glu_backward"]
     for name in ("torch.relu", "torch.matmul", "torch.nn.functional.softmax", "torch.nn.functional.layer_norm"):
         assert ops[name].get("backward") == "lowered", name
+    # a backward that raises on the XLA device (its forward lowers, the CPU runs both) is recorded, not dropped
+    for name in ("torch.logdet", "torch.slogdet", "torch.linalg.slogdet"):
+        assert ops[name]["backward"] == "xla_error", name
+        assert ops[name]["backward_error"].startswith("RuntimeError: Expected a proper Tensor but got None"), name
+    assert ops["torch.abs_"]["backward"] == "not_exercised" and ops["torch.abs_"]["backward_reason"]
     # modules: the functional op each forward calls, and the constructor argument that sets each parameter
     modules = table["modules"]
     assert modules["torch.nn.EmbeddingBag"]["function"] == "torch.nn.functional.embedding_bag"

@@ -2340,6 +2340,75 @@ def runs_backward(c: ast.Call, resolve: Callable[[ast.expr], str | None]) -> boo
     return isinstance(c.func, ast.Attribute) and c.func.attr == "backward" or resolve(c.func) == "torch.autograd.grad"
 
 
+# Builtins and attributes whose result carries no gradient: a Python number, a static fact, a detached view
+_LEAVES_AUTOGRAD = frozenset({"float", "int", "bool", "len", "str", "print", "round"})
+_STATIC_ATTRS = frozenset({"shape", "dtype", "device", "data", "requires_grad", "grad_fn", "ndim"})
+# Methods of a container receiver that put an argument in it (``terms.append(nll)``)
+_STORES = frozenset({"append", "extend", "insert", "add", "update"})
+
+
+def reaches_backward(call: ast.Call, fn: ast.AST, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """``call``'s result, followed forward through the own statements of ``fn`` (the function that makes
+    it: assignments, augmented and tuple assignments, ``terms.append(x)``, loop targets), reaches a
+    backward pass there (the receiver of ``loss.backward()``, an argument of ``accelerator.backward`` or
+    ``torch.autograd.grad``) or leaves ``fn`` by ``return``/``yield`` (a forward's output or a loss
+    function's value, which the caller's loss is made of). Never through a call that leaves autograd
+    (``.detach()``, ``.item()``, ``float()``) or a static fact (``.shape``, ``.data``): a value computed
+    only for logging reaches no backward."""
+    names: set[str] = set()
+
+    def carries(e: ast.AST | None) -> bool:
+        if e is None:
+            return False
+        if e is call:
+            return True
+        if isinstance(e, ast.Name):
+            return isinstance(e.ctx, ast.Load) and e.id in names
+        if isinstance(e, ast.Call) and (not _differentiable(e) or isinstance(e.func, ast.Name)
+                                        and e.func.id in _LEAVES_AUTOGRAD):
+            return False
+        if isinstance(e, ast.Attribute) and e.attr in _STATIC_ATTRS or isinstance(e, ast.Lambda):
+            return False
+        return any(carries(c) for c in ast.iter_child_nodes(e))
+
+    def bind(t: ast.expr) -> bool:
+        if isinstance(t, ast.Name):
+            new = t.id not in names
+            names.add(t.id)
+            return new
+        if isinstance(t, (ast.Tuple, ast.List)):
+            return any([bind(x) for x in t.elts])
+        if isinstance(t, ast.Starred):
+            return bind(t.value)
+        if isinstance(t, ast.Subscript):  # out["logdet"] = logdet: the dict holds it
+            return bind(t.value)
+        return False  # (self.attr = ...: not followed)
+
+    reached = False
+
+    def one_pass() -> bool:
+        nonlocal reached
+        changed = False
+        for n in own_nodes(fn):
+            if isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom)) and carries(n.value):
+                reached = True
+            elif isinstance(n, ast.Call) and runs_backward(n, resolve):
+                receiver = [n.func.value] if isinstance(n.func, ast.Attribute) and n.func.attr == "backward" else []
+                reached = reached or any(carries(a) for a in [*receiver, *n.args, *(k.value for k in n.keywords)])
+            elif isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and carries(n.value):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                changed = any([bind(t) for t in targets]) or changed
+            elif isinstance(n, (ast.For, ast.AsyncFor)) and carries(n.iter):
+                changed = bind(n.target) or changed
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _STORES \
+                    and any(carries(a) for a in n.args):
+                changed = bind(n.func.value) or changed
+        return changed and not reached
+
+    settle(one_pass)
+    return reached
+
+
 def _optimizer_named(e: ast.expr) -> bool:
     return isinstance(e, ast.Name) and "opt" in e.id.lower() \
         or _self_attr(e) and "opt" in e.attr.lower()  # type: ignore[attr-defined]

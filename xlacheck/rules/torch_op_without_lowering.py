@@ -6,7 +6,7 @@ import ast
 import copy
 
 from xlacheck.analysis.contexts import ClassInfo
-from xlacheck.analysis.torch_model import CPU, GRAD, TorchFacts, op_table, pool_table
+from xlacheck.analysis.torch_model import CPU, GRAD, TorchFacts, op_table, pool_table, reaches_backward
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -316,23 +316,47 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts, grad: bool | No
     return op, ", ".join(entry.get("aten", []))
 
 
-def backward_verdict(op: str, call: ast.Call, torch: TorchFacts,
-                     origin: ast.Call | None = None) -> tuple[str, str] | None:
-    """(op, aten ops) when the op's forward lowers but its backward falls back (the table's
-    ``backward`` probes) and the call (``origin``, when ``call`` is a copy of it with literal arguments)
-    is in step code outside ``no_grad`` in a file whose step code runs a backward pass."""
+def _records_backward(op: str, call: ast.Call, torch: TorchFacts, origin: ast.Call | None) -> bool:
+    """The call (``origin``, when ``call`` is a copy of it with literal arguments) is in step code outside
+    ``no_grad`` in a file whose step code runs a backward pass, on an input autograd records: the op's
+    backward kernel runs when the step backpropagates through it."""
     if not torch.backward or id(torch.stmt_of.get(id(origin or call))) in torch.no_grad:
-        return None
+        return False
     if op.startswith("Tensor."):
         inputs = [call.func.value] if isinstance(call.func, ast.Attribute) else []
     else:
         inputs = call.args[:1]
-    if not any(torch.of(a) & GRAD for a in inputs):
-        return None  # an input batch, not a value autograd records: no backward kernel runs for it
+    # (an input batch, not a value autograd records: no backward kernel runs for it)
+    return any(torch.of(a) & GRAD for a in inputs) and op.rsplit(".", 1)[-1] not in _SHAPE_OPS
+
+
+def backward_error_verdict(op: str, call: ast.Call, ctx: ModuleContext) -> tuple[str, str] | None:
+    """(op, the exception) when the op's forward lowers but the table's backward probe raised on the XLA
+    device where the CPU ran it (``backward: xla_error``: ``torch.logdet``, ``torch.linalg.slogdet``), the
+    call records a backward (:func:`_records_backward`) and its result reaches a backward pass or leaves its
+    function as a forward's output (:func:`~xlacheck.analysis.torch_model.reaches_backward`)."""
+    torch = ctx.torch
+    if not _records_backward(op, call, torch, None):
+        return None
+    table = op_table()["ops"]
+    entry = table.get(op)
+    if op.startswith("Tensor."):
+        entry = table.get("torch." + op.rsplit(".", 1)[-1], entry)  # methods share the function's backward
+    fn = ctx.index.function_of(call)
+    if entry is None or entry.get("backward") != "xla_error" or fn is None \
+            or not reaches_backward(call, fn, ctx.facts.aliases.resolve):
+        return None
+    return op, entry.get("backward_error", "")
+
+
+def backward_verdict(op: str, call: ast.Call, torch: TorchFacts,
+                     origin: ast.Call | None = None) -> tuple[str, str] | None:
+    """(op, aten ops) when the op's forward lowers but its backward falls back (the table's
+    ``backward`` probes) and the call records a backward (:func:`_records_backward`)."""
+    if not _records_backward(op, call, torch, origin):
+        return None
     table = op_table()
     leaf = op.rsplit(".", 1)[-1]
-    if leaf in _SHAPE_OPS:
-        return None
     if leaf == "interpolate":
         rows = table["argument_dependent"].get("torch.nn.functional.interpolate", [])
         mode_arg = _arg(call, 3, "mode")
@@ -562,7 +586,13 @@ class TorchOpWithoutLowering(ModuleRule):
     code is declared to run on XLA, anywhere in the file: the optimizer may be the caller's), ops whose
     forward lowers but whose backward kernel falls back (the table's backward probes: `F.glu` ->
     `aten::glu_backward`, `torch.pdist` -> `aten::_pdist_backward`, bilinear `F.interpolate`) are
-    flagged too, on values autograd records, outside `torch.no_grad()`.
+    flagged too, on values autograd records, outside `torch.no_grad()`. Ops whose forward lowers
+    but whose backward raised on the XLA device where the CPU ran it (the table's `xla_error`
+    backward probes: `torch.logdet`, `torch.slogdet` and `torch.linalg.slogdet`, "Expected a
+    proper Tensor but got None ... 'LU'") are flagged as errors where, in such a file, the
+    call's result, followed through its function, reaches a `.backward()` (or
+    `torch.autograd.grad`) or leaves the function as its output; never through `.detach()`,
+    `.item()` or `float()`.
     `torch.nn` modules built in an `nn.Module` class whose forward runs in a step are checked as
     the functional op their `forward` calls, with the constructor's arguments (the table's
     `modules` section, read from torch's source: `nn.EmbeddingBag(mode="mean")` is
@@ -574,7 +604,11 @@ class TorchOpWithoutLowering(ModuleRule):
     ## Why is this bad?
     An op without a lowering runs on the CPU: its inputs are copied from the device, the op runs
     in ATen, the result is copied back, and the graph is split around it. On a TPU this costs a
-    round trip per call and usually a recompilation of the surrounding graph.
+    round trip per call and usually a recompilation of the surrounding graph. A backward that
+    raises does not fall back: the step fails (torch_xla 2.9 on `torch.logdet` of a batch of
+    matrices, measured: `RuntimeError: expand(MetaFloatType{[2, 1]}, size=[0])`). For a symmetric
+    positive-definite matrix (a covariance), `torch.linalg.eigvalsh(a).log().sum(-1)` is its
+    log-determinant and lowers forward and backward.
 
     ## Example
     ```python
@@ -626,6 +660,18 @@ class TorchOpWithoutLowering(ModuleRule):
                 "    def forward(self, ids):\n        return self.bag(ids).sum(-1)\n\n"
                 "@torch.no_grad()\ndef score(model, loader):\n    for ids in loader:\n        model(ids)\n"
                 "        torch_xla.sync()\n"),
+        # the log-determinant is only logged (detached): the step's backward pass never runs its backward
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, stats):\n    for x, y in loader:\n"
+                "        a = model(x).view(-1, 4, 4)\n"
+                "        cov = a @ a.transpose(1, 2) + torch.eye(4, device=a.device)\n"
+                "        loss = (y - a.mean((1, 2))).pow(2).mean()\n        loss.backward()\n        opt.step()\n"
+                "        stats.append(torch.logdet(cov).detach())\n        torch_xla.sync()\n"),
+        # a symmetric positive-definite matrix's log-determinant from its eigenvalues: lowers forward and backward
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    for x, y in loader:\n"
+                "        a = model(x).view(-1, 4, 4)\n"
+                "        cov = a @ a.transpose(1, 2) + torch.eye(4, device=a.device)\n"
+                "        loss = torch.linalg.eigvalsh(cov).log().sum(-1).mean() + (y - a.mean((1, 2))).pow(2).mean()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\ndef sample(model, ids, steps):\n    for _ in range(steps):\n"
@@ -702,6 +748,33 @@ class TorchOpWithoutLowering(ModuleRule):
                             "trained weight does (also under torch.no_grad()): it lowers only when no input requires "
                             "grad): each forward in the step runs it on the CPU, with a transfer each way"),
                 )),
+        # the backward of torch.logdet raises on the XLA device (torch_xla 2.9: no LU for its autograd formula)
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    for x, y in loader:\n"
+                "        a = model(x).view(-1, 4, 4)\n"
+                "        cov = a @ a.transpose(1, 2) + torch.eye(4, device=a.device)\n"
+                "        loss = torch.logdet(cov).mean() + (y - a.mean((1, 2))).pow(2).mean()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (7, 16, "`torch.logdet` lowers but its backward raises on the XLA device in torch_xla 2.9.0 "
+                            "(RuntimeError: Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
+                            "argument #0 'LU'): this training step backpropagates through its result, so the backward "
+                            "pass fails"),
+                )),
+        # a flow layer's log-determinant leaves its forward as an output the training loop's loss is made of
+        Example("import torch\nimport torch.nn as nn\nimport torch_xla\n\nclass InvConv(nn.Module):\n"
+                "    def __init__(self, c):\n        super().__init__()\n"
+                "        self.weight = nn.Parameter(torch.randn(c, c))\n\n    def forward(self, x):\n"
+                "        _, logabsdet = torch.linalg.slogdet(self.weight)\n"
+                "        return torch.einsum('ij,bjhw->bihw', self.weight, x), logabsdet * x.shape[2] * x.shape[3]\n\n"
+                "def train(model, loader, opt):\n    for x in loader:\n        z, logdet = model(x)\n"
+                "        loss = 0.5 * (z ** 2).sum() - logdet\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (11, 24, "`torch.linalg.slogdet` lowers but its backward raises on the XLA device in torch_xla "
+                             "2.9.0 (RuntimeError: Expected a proper Tensor but got None (or an undefined Tensor in "
+                             "C++) for argument #0 'LU'): this training step backpropagates through its result, so "
+                             "the backward pass fails"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -729,6 +802,14 @@ class TorchOpWithoutLowering(ModuleRule):
                 ctx.report(self, node, f"`{shown}` lowers but its backward has no XLA lowering in torch_xla {version} "
                                        f"({aten}): in this training step the gradient runs on the CPU, with a "
                                        f"transfer each way{_device_note(aten)}")
+                continue
+            verdict = backward_error_verdict(op, node, ctx)
+            if verdict is not None:
+                name, error = verdict
+                shown = name.replace("Tensor.", "tensor.")
+                ctx.report(self, node, f"`{shown}` lowers but its backward raises on the XLA device in torch_xla "
+                                       f"{version} ({error}): this training step backpropagates through its "
+                                       "result, so the backward pass fails", severity=Severity.ERROR)
         for call, wrapper, row in wrapper_calls(ctx):
             shown = wrapper.removeprefix("torch.nn.utils.")
             if row.get("pass", "forward") == "forward":
