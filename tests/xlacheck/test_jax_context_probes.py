@@ -16,8 +16,9 @@ import jax_context_probes as probes  # noqa: E402
 
 # What the rules leave by design, each for a stated reason (docs/jaxrecall31.md): ``max()`` of a tracer is XLA103,
 # behind --preview; nnx modules are not modelled (flax.nnx.jit loses a callee's static arguments across files);
-# eager jax.grad traces its function without jit (a host read there is not a compiled-code finding); the repr
-# helpers return Python strings from a traced value only when the table's Python-value guess is wrong.
+# eager jax.grad traces its function without jit (a host read there is not a compiled-code finding);
+# jnp.array_repr/array_str return Python strings (as jax_api.json records) but raise TracerArrayConversionError on a
+# tracer, which the table does not record.
 KNOWN_MISSES = ("__builtin_max__", "flax_nnx_jit__", "grad_called_eagerly__", "api__jax.numpy.array_repr__",
                 "api__jax.numpy.array_str__")
 
