@@ -1,4 +1,4 @@
-"""Source: https://github.com/voicepaw/so-vits-svc-fork/pull/302 ("feat(train): tpu support": the pull request adding TPU training to a singing-voice conversion model was left unmerged; asked whether it worked, the author answered that "important functions such as torch.stft were not TPU compatible"). Here a small waveform decoder is trained on a torch_xla device with a multi-resolution STFT magnitude loss computed with `torch.stft`, as VITS-style vocoders are. (Neural vocoder trained with a multi-resolution STFT loss.)"""
+"""Source: https://github.com/voicepaw/so-vits-svc-fork/pull/302 ("feat(train): tpu support": the pull request adding TPU training to a singing-voice conversion model was left unmerged; asked whether it worked, the author answered that "important functions such as torch.stft were not TPU compatible"). Here a small waveform decoder is trained on a torch_xla device with a multi-resolution STFT magnitude loss computed with `torch.stft`, as VITS-style vocoders are. On torch_xla 2.9 (CPU) the training step raises on the XLA device, "RuntimeError: abs does not support automatic differentiation for outputs with complex dtype.", at the magnitude of the complex STFT (the `# XLA:` line; the annotation was on the `torch.stft` line before labelling); the same step runs eagerly on the CPU. (Neural vocoder trained with a multi-resolution STFT loss.)"""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -17,8 +17,8 @@ class Decoder(nn.Module):
 
 def stft_magnitude(wave, n_fft, hop):
     window = torch.hann_window(n_fft, device=wave.device)
-    spec = torch.stft(wave, n_fft, hop_length=hop, window=window, return_complex=True)  # XLA: op
-    return spec.abs().clamp_min(1e-5)
+    spec = torch.stft(wave, n_fft, hop_length=hop, window=window, return_complex=True)
+    return spec.abs().clamp_min(1e-5)  # XLA: op
 
 
 def multi_resolution_stft_loss(pred, target, resolutions=((64, 16), (128, 32))):

@@ -1,4 +1,4 @@
-"""Source: https://github.com/pytorch/xla/issues/2776 (a model's weight standardization called `torch.std_mean` on a layer's weight, and the metrics report of a minimal test on an XLA device showed the `aten::std_mean` counter, an op with no XLA lowering that ran on the CPU, while `torch.std` and `torch.mean` called separately were lowered; the follow-up, pytorch/xla#2790, asked for `std_mean` and `var_mean` to be lowered). Here an NFNet-style classifier with weight-standardized convolutions standardizes each kernel with `torch.std_mean` in every forward pass of a training step. (Normalizer-free CNN classifier with scaled weight standardization.)"""
+"""Source: https://github.com/pytorch/xla/issues/2776 (a model's weight standardization called `torch.std_mean` on a layer's weight, and the metrics report of a minimal test on an XLA device showed the `aten::std_mean` counter, an op with no XLA lowering that ran on the CPU, while `torch.std` and `torch.mean` called separately were lowered; the follow-up, pytorch/xla#2790, asked for `std_mean` and `var_mean` to be lowered). Here an NFNet-style classifier with weight-standardized convolutions standardizes each kernel with `torch.std_mean` in every forward pass of a training step. On torch_xla 2.9 (CPU) no `aten::` counter moved and the step compiled once: `std_mean` is lowered now, the report does not reproduce, and this case is a negative that says so (it was named as a failing case before labelling; the rename moved its split). (Normalizer-free CNN classifier with scaled weight standardization.)"""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -12,7 +12,7 @@ class ScaledStdConv2d(nn.Conv2d):
 
     def forward(self, x):
         fan_in = self.weight[0].numel()
-        std, mean = torch.std_mean(self.weight, dim=[1, 2, 3], keepdim=True, unbiased=False)  # XLA: op
+        std, mean = torch.std_mean(self.weight, dim=[1, 2, 3], keepdim=True, unbiased=False)
         weight = self.gain * (self.weight - mean) / (std * fan_in ** 0.5 + self.eps)
         return F.conv2d(x, weight, self.bias, self.stride, self.padding)
 

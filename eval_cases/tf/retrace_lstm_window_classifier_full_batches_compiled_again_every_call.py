@@ -1,4 +1,4 @@
-"""Source: https://github.com/tensorflow/tensorflow/issues/29825 ("Shape change during TPU training": the compiled program is built again for the smaller last batch of each epoch when the number of examples is not divisible by the batch size). The fix used here: the windows are batched with `drop_remainder=True`, so every batch the compiled step sees holds 6 windows and the step compiles once. (Activity classifier over accelerometer windows.)"""
+"""Source: https://github.com/tensorflow/tensorflow/issues/29825 ("Shape change during TPU training": the compiled program is built again for the smaller last batch of each epoch when the number of examples is not divisible by the batch size). This was written as the fix twin of `retrace_lstm_window_classifier_last_partial_batch_of_epoch`: the windows are batched with `drop_remainder=True`, so every batch holds 6 windows. The oracle (TF 2.21 CPU, tf-keras) labelled it `recompile`: the step was not traced again on the second batch (alt_retraces 0) but XLA compiled it again (alt_compiles 1). Probes run while labelling, outside the corpus: replaying the first batch itself compiled again on every call (three more calls, three more compilations, no retrace); the same step with RMSprop replaced by SGD also compiled again; with the `LSTM` layer replaced by `Flatten` the step compiled once. So the recompilation comes from the Keras `LSTM` layer inside the jit-compiled step (the `# XLA:` line), not from the batches; the file was renamed from its `neg_` name after labelling (the rename moved its split), its code unchanged. (Activity classifier over accelerometer windows.)"""
 import numpy as np
 import tensorflow as tf
 
@@ -16,7 +16,7 @@ def make_windows(series, labels, window=WINDOW):
 class ActivityClassifier(tf.keras.Model):
     def __init__(self):
         super().__init__()
-        self.lstm = tf.keras.layers.LSTM(16)
+        self.lstm = tf.keras.layers.LSTM(16)  # XLA: retrace
         self.head = tf.keras.layers.Dense(CLASSES)
 
     def call(self, x):
