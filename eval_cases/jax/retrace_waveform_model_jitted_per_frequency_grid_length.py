@@ -1,0 +1,36 @@
+"""Source: https://github.com/tedwards2412/ripple/issues/4 ("IMRPhenomD recompile everytime when input frequnecy changes": the waveform generator was jitted by default, so every call with a frequency array of a new length compiled it again, "massive overhead" for heterodyned likelihoods whose frequency grids vary in length; the maintainers removed the jits and let users jit with fixed-size grids). Here a jitted frequency-domain inspiral waveform is evaluated on the frequency grid of each data segment, and the segments' grids have different lengths. (Post-Newtonian frequency-domain inspiral waveform.)"""
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def inspiral_waveform(freqs, params):
+    chirp_mass, eta, distance = params[0], params[1], params[2]
+    total_mass = chirp_mass * eta ** (-0.6)
+    v = (jnp.pi * total_mass * freqs) ** (1.0 / 3.0)
+    psi = 3.0 / (128.0 * eta * v ** 5) * (1.0 + (3715.0 / 756.0 + 55.0 / 9.0 * eta) * v ** 2)
+    amp = chirp_mass ** (5.0 / 6.0) * freqs ** (-7.0 / 6.0) / distance
+    return amp * jnp.cos(psi), amp * jnp.sin(psi)
+
+
+def segment_log_likelihood(freqs, data_re, data_im, params):
+    h_re, h_im = inspiral_waveform(freqs, params)  # XLA: retrace
+    return -0.5 * jnp.sum((data_re - h_re) ** 2 + (data_im - h_im) ** 2)
+
+
+# --- oracle ---
+WRAP = False
+PARAMS = jnp.array([0.3, 0.24, 10.0])
+
+
+def _segment(n, f_lo):
+    freqs = jnp.linspace(f_lo, f_lo + 0.5, n)
+    return freqs, jnp.zeros(n), jnp.zeros(n), PARAMS
+
+
+def ENTRY():
+    return segment_log_likelihood, _segment(64, 1.0)
+
+
+def ALT_ARGS():
+    return [_segment(n, f) for n, f in ((96, 1.2), (80, 1.4), (112, 1.6))]
