@@ -3575,3 +3575,35 @@ def inverse_mean(features, weights):
         rtol=1e-4,
     ),
 )
+
+# XLA301 (fixes32): `.numpy()` of an integer scalar tensor read as a slice bound or an index keeps the
+# tensor (an eager integer tensor has __index__; tf.Tensor slicing takes a scalar tensor bound), so the next pass
+# can mask the cut (XLA205's prefix fixes) instead of failing at trace time.
+EXAMPLES += (
+    Example(
+        "numpy_count_read_as_an_index",
+        '''import tensorflow as tf
+
+
+def pick_after_kept(x, keep):
+    k = tf.reduce_sum(tf.cast(keep, tf.int32)).numpy()  # flag: tf.reduce_sum(tf.cast(keep, tf.int32)).numpy()
+    return x[k] * 2.0
+''',
+        "unsafe",
+        ("k = tf.reduce_sum(tf.cast(keep, tf.int32))  # flag",),
+        inputs=(((6,), "float"), ((5,), "bool")),
+    ),
+    Example(
+        "numpy_count_read_as_a_window_start",
+        '''import tensorflow as tf
+
+
+def window_after_kept(x, keep):
+    k = tf.reduce_sum(tf.cast(keep, tf.int32)).numpy()  # flag: tf.reduce_sum(tf.cast(keep, tf.int32)).numpy()
+    return tf.reduce_sum(x[k:k + 2])
+''',
+        "unsafe",
+        ("k = tf.reduce_sum(tf.cast(keep, tf.int32))  # flag",),
+        inputs=(((7,), "float"), ((5,), "bool")),
+    ),
+)
