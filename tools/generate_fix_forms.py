@@ -291,6 +291,24 @@ FORMS = (
          "    scores = jnp.einsum(\"td,d->t\", rows, x[:2]) * 2.0\n    probs = jax.nn.softmax(scores, axis=0)\n"
          "    return x + jnp.sum(jnp.einsum(\"t,td->td\", probs, rows), axis=0).sum()",
          category="shape", frameworks=("jax",), params="x, w"),
+    # fixes32: two concatenated pieces whose sizes split a static length by a count (one tf.where over
+    # whole pieces), and `.numpy()` of an integer count read as a slice bound (kept a tensor, then masked)
+    Form("XLA205", "concat_ones_zeros_split_by_count", "ones then zeros, sized by a count, concatenated",
+         "    k = tf.reduce_sum(tf.cast(x > 0.0, tf.int32))\n"
+         "    m = tf.concat([tf.ones([k]), tf.zeros([tf.shape(x)[0] - k])], axis=0)  # XLA: shape\n    return x * m",
+         category="shape", frameworks=("tf",), tf_options="jit_compile=True"),
+    Form("XLA205", "prefix_padded_by_fill_to_length", "a prefix of a count's length padded back by a fill",
+         "    n = tf.reduce_sum(tf.cast(w > 0.6, tf.int32))\n"
+         "    return tf.concat([x[:n], tf.fill([x.shape[0] - n], -1.0)], 0)  # XLA: shape",
+         category="shape", frameworks=("tf",), params="x, w", tf_options="jit_compile=True"),
+    Form("XLA205", "zeros_then_ones_rows_to_literal_length", "zero rows then one rows, sized by a count",
+         "    k = tf.reduce_sum(tf.cast(x > 0.0, tf.int32))\n"
+         "    g = tf.concat([tf.zeros((6 - k, 2)), tf.ones((k, 2))], axis=0)  # XLA: shape\n"
+         "    return x + tf.reduce_sum(g, axis=1)",
+         category="shape", frameworks=("tf",), tf_options="jit_compile=True"),
+    Form("XLA301", "numpy_of_count_as_slice_bound", "`.numpy()` of a count read as a slice bound",
+         "    k = tf.reduce_sum(tf.cast(x > 0.0, tf.int32)).numpy()  # XLA: host\n    return tf.reduce_sum(x[:k])",
+         category="host", frameworks=("tf",), tf_options="jit_compile=True"),
 )
 
 

@@ -3607,3 +3607,55 @@ def window_after_kept(x, keep):
         inputs=(((7,), "float"), ((5,), "bool")),
     ),
 )
+
+# XLA205 (fixes32): two pieces of a concatenation whose sizes split a static length by a tensor value
+# become one tf.where over whole pieces of that length (rewrites/concat_fills.py).
+EXAMPLES += (
+    Example(
+        "concat_of_ones_and_zeros_split_by_a_count",
+        '''import tensorflow as tf
+
+
+def first_kept_weights(x, w):
+    k = tf.math.count_nonzero(w > 0.5, dtype=tf.int32)
+    weights = tf.concat([tf.ones([k]), tf.zeros([tf.shape(x)[0] - k])], axis=0)  # flag(XLA205): tf.ones([k])
+    return tf.reduce_sum(x * weights)
+''',
+        "unsafe",
+        ("weights = tf.where(tf.sequence_mask(k, tf.shape(x)[0]), tf.ones([tf.shape(x)[0]]), "
+         "tf.zeros([tf.shape(x)[0]]))",),
+        inputs=(((6,), "float"), ((6,), "unit")),
+        grad=True,
+    ),
+    Example(
+        "prefix_padded_by_a_fill_to_its_length",
+        '''import tensorflow as tf
+
+
+def keep_first_rows(x, lengths):
+    n = tf.reduce_max(lengths)
+    return tf.concat([x[:n], tf.fill([x.shape[0] - n, 3], -1.0)], 0)  # flag(XLA205): x[:n]
+''',
+        "unsafe",
+        ("return tf.where(tf.sequence_mask(n, x.shape[0])[:, tf.newaxis], x, tf.fill([x.shape[0], 3], -1.0))",),
+        inputs=(((5, 3), "float"), ((3,), "count_positive")),
+        grad=True,
+    ),
+    Example(
+        "zeros_then_ones_rows_to_a_module_length",
+        '''import tensorflow as tf
+
+MAX_LEN = 6
+
+
+def tail_rows(scores):
+    k = tf.reduce_sum(tf.cast(scores > 0.5, tf.int32))
+    grid = tf.concat([tf.zeros((MAX_LEN - k, 2)), tf.ones((k, 2))], axis=0)  # flag(XLA205): tf.ones((k, 2))
+    return grid * 3.0
+''',
+        "unsafe",
+        ("grid = tf.where(tf.sequence_mask(MAX_LEN - k, MAX_LEN)[:, tf.newaxis], tf.zeros((MAX_LEN, 2)), "
+         "tf.ones((MAX_LEN, 2)))",),
+        inputs=(((6,), "unit"),),
+    ),
+)

@@ -1156,3 +1156,20 @@ def test_int_upper_bound_reads_only_bounds_the_code_shows(value, bound):
     tree = ast.parse(text)
     read = tree.body[1].body[1].value  # type: ignore[attr-defined]
     assert int_upper_bound(Source(text, tree), read) == bound
+
+
+@pytest.mark.parametrize("call, flagged", [
+    ("tf.concat([tf.ones([k]), tf.zeros([tf.shape(x)[0] - k])], axis=1)", "tf.ones([k])"),  # not axis 0
+    ("tf.concat([tf.ones([k]), tf.zeros([tf.shape(x)[0] - j])], axis=0)", "tf.ones([k])"),  # sizes not complementary
+    ("tf.concat([tf.ones([k]), tf.zeros([n - k])], axis=0)", "tf.ones([k])"),  # n from data: no static length
+    ("tf.concat([tf.ones([k, 2]), tf.zeros([tf.shape(x)[0] - k, 3])], axis=0)", "tf.ones([k, 2])"),  # other rows
+    ("tf.concat([y[:k], tf.zeros([tf.shape(x)[0] - k])], axis=0)", "y[:k]"),  # y need not be as long as x
+    ("tf.concat([x[1:k], tf.zeros([tf.shape(x)[0] - k])], axis=0)", "x[1:k]"),  # not a prefix
+    ("tf.concat([tf.zeros([tf.shape(x)[0] - k]), x[:k]], axis=0)", "x[:k]"),  # the prefix after the fill
+    ("tf.concat([tf.ones([k]), tf.zeros([tf.shape(x)[0] - k]), x], axis=0)", "tf.ones([k])"),  # three pieces
+])
+def test_concat_fills_declines_pieces_it_does_not_cover(call, flagged):
+    source = ("import tensorflow as tf\n\n\ndef f(x, y, w):\n    k = tf.reduce_sum(tf.cast(w > 0, tf.int32))\n"
+              f"    j, n = k + 1, tf.reduce_max(y)\n    return {call}  # flag(XLA205): {flagged}\n")
+    fix = fix_of(source)
+    assert fix is None or not fix.edits or "sequence_mask" not in fix.edits[0].content, fix

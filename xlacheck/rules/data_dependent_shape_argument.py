@@ -169,7 +169,7 @@ class DataDependentShapeArgument(Rule):
 
     code = "XLA205"
     fix = ("rewrite_masked", "rewrite_repeat_reduction", "rewrite_summed_size", "rewrite_numpy_arange",
-           "rewrite_rnn_prefix_mask", "rewrite_prefix_reduction",
+           "rewrite_rnn_prefix_mask", "rewrite_prefix_reduction", "rewrite_concat_fills",
            "rewrite_shape_argument")
     name = "data-dependent-shape-argument"
     severity = Severity.RECOMPILE
