@@ -3659,3 +3659,33 @@ def tail_rows(scores):
         inputs=(((6,), "unit"),),
     ),
 )
+
+# XLA205 (fixes32): a size read from a tf.Variable that only holds a constructor's number keeps the number
+# (tensorflow#108073: d_model kept in a non-trainable variable and read as a reshape's last dimension).
+EXAMPLES += (
+    Example(
+        "reshape_to_a_width_stored_as_variable",
+        '''import tensorflow as tf
+
+
+class MergeHeads(tf.keras.layers.Layer):
+    def __init__(self, width, **kwargs):
+        super().__init__(**kwargs)
+        self.width = tf.Variable(width, trainable=False)
+
+    def call(self, x):
+        batch = tf.shape(x)[0]
+        return tf.reshape(x, (batch, -1, self.width)) * 2.0  # flag(XLA205): tf.reshape(x, (batch, -1, self.width))
+
+
+layer = MergeHeads(6)
+
+
+def merged(x):
+    return layer(x)
+''',
+        "unsafe",
+        ("self.width = width",),
+        inputs=(((2, 3, 2, 3), "float"),),
+    ),
+)

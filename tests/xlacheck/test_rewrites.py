@@ -1173,3 +1173,41 @@ def test_concat_fills_declines_pieces_it_does_not_cover(call, flagged):
               f"    j, n = k + 1, tf.reduce_max(y)\n    return {call}  # flag(XLA205): {flagged}\n")
     fix = fix_of(source)
     assert fix is None or not fix.edits or "sequence_mask" not in fix.edits[0].content, fix
+
+
+_WIDTH_LAYER = '''import tensorflow as tf
+
+
+class MergeHeads(tf.keras.layers.Layer):
+    def __init__(self, width, **kwargs):
+        super().__init__(**kwargs)
+        self.width = tf.Variable(width, trainable=False)
+
+    def call(self, x):
+        batch = tf.shape(x)[0]
+        return tf.reshape(x, (batch, -1, self.width))  # flag(XLA205): tf.reshape(x, (batch, -1, self.width))
+
+    def grow(self):
+        return self.width + 1
+'''
+
+
+@pytest.mark.parametrize("old, new", [
+    ("tf.Variable(width, trainable=False)", "tf.Variable(width)"),  # trainable: an optimizer may own it
+    ("tf.Variable(width, trainable=False)", "tf.Variable(tf.reduce_max(width), trainable=False)"),  # not a number
+    ("return self.width + 1", "self.width.assign(self.width + 1)"),  # assigned as a variable
+    ("return self.width + 1", "return self.width.numpy()"),  # read as a variable
+    ("return self.width + 1", "return print(self.width)"),  # handed to another function
+    ("return self.width + 1", "self.width = 3"),  # bound twice
+    ("super().__init__(**kwargs)", "super().__init__(**kwargs)\n        width = width * 2"),  # not the argument
+])
+def test_variable_size_declines_a_variable_used_as_one(old, new):
+    source = _WIDTH_LAYER.replace(old, new)
+    assert source != _WIDTH_LAYER
+    fix = fix_of(source)
+    assert fix is None or not any("self.width = width" in e.content for e in fix.edits), fix
+
+
+def test_variable_size_keeps_the_number_read_as_one():
+    fix = fix_of(_WIDTH_LAYER)
+    assert fix is not None and [e.content for e in fix.edits] == ["width"]
