@@ -260,7 +260,7 @@ FORMS = (
     Form("XLA101", "same_call_in_both_branches", "the same call in both branches, with another argument",
          "    out = []\n    for i in range(3):\n        if x[i] > 0.0:  # XLA: cond\n"
          "            out.append(x[i] * 2.0)\n"
-         "        else:\n            out.append(-x[i])\n    return {stack}(out)", frameworks=("jax",)),
+         "        else:\n            out.append(-x[i])\n    return {stack}(out)"),
     # fixes31: a repeat by counts from data read by a sum or mean over the repeated axis (the weighted
     # reduction), and a fori_loop history cut back to a window of its last rows (a buffer of the window)
     Form("XLA207", "repeat_by_counts_method_mean", "`jnp.repeat` by counts from data, averaged by the method",
@@ -309,6 +309,13 @@ FORMS = (
     Form("XLA301", "numpy_of_count_as_slice_bound", "`.numpy()` of a count read as a slice bound",
          "    k = tf.reduce_sum(tf.cast(x > 0.0, tf.int32)).numpy()  # XLA: host\n    return tf.reduce_sum(x[:k])",
          category="host", frameworks=("tf",), tf_options="jit_compile=True"),
+    # fixes32: the same append in both branches of a tensor `if` in an unrolled loop, under AutoGraph (XLA111:
+    # the branches become a tf.cond that cannot hold the Python list's side effect)
+    Form("XLA111", "same_append_in_both_branches_autograph", "one of two values appended in a tensor `if`",
+         "    out = []\n    for i in range(3):\n        if x[i] > 0.0:\n"
+         "            out.append(x[i] * w[i])  # XLA: cond\n"
+         "        else:\n            out.append(-x[i])\n    return {stack}(out)",
+         frameworks=("tf",), params="x, w", tf_options="jit_compile=True"),
 )
 
 

@@ -3689,3 +3689,46 @@ def merged(x):
         inputs=(((2, 3, 2, 3), "float"),),
     ),
 )
+
+# XLA101/XLA111 (fixes32): one statement per branch, differing in one value (an append of one of two
+# values), becomes the statement on tf.cond of the two (jax_conditions.one_difference, shared with JAX).
+EXAMPLES += (
+    Example(
+        "append_one_of_two_values_in_an_unrolled_loop",
+        '''import tensorflow as tf
+
+
+def gated_rows(x, w):
+    outs = []
+    for i in range(x.shape[0]):
+        if tf.reduce_sum(x[i]) > 0:  # flag
+            outs.append(x[i] * w[i])
+        else:
+            outs.append(tf.zeros_like(x[i]))
+    return tf.stack(outs)
+''',
+        "unsafe",
+        ("outs.append(tf.cond(tf.reduce_sum(x[i]) > 0, lambda: x[i] * w[i], lambda: tf.zeros_like(x[i])))",),
+        inputs=(((3, 2), "float"), ((3, 2), "float")),
+        grad=True,
+    ),
+    Example(
+        "append_method_of_one_of_two_values",
+        '''import tensorflow as tf
+
+
+def clipped_totals(x):
+    totals = []
+    for row in tf.unstack(x):
+        if tf.reduce_max(row) > 1.0:  # flag
+            totals.append(tf.reduce_sum(row) / tf.reduce_max(row))
+        else:
+            totals.append(tf.reduce_sum(row))
+    return tf.stack(totals)
+''',
+        "unsafe",
+        ("totals.append(tf.cond(tf.reduce_max(row) > 1.0, lambda: tf.reduce_sum(row) / tf.reduce_max(row), "
+         "lambda: tf.reduce_sum(row)))",),
+        inputs=(((4, 3), "float"),),
+    ),
+)
