@@ -3677,6 +3677,9 @@ class MergeHeads(tf.keras.layers.Layer):
         batch = tf.shape(x)[0]
         return tf.reshape(x, (batch, -1, self.width)) * 2.0  # flag(XLA205): tf.reshape(x, (batch, -1, self.width))
 
+    def grow(self):
+        return self.width + 1
+
 
 layer = MergeHeads(6)
 

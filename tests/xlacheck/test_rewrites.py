@@ -1175,21 +1175,7 @@ def test_concat_fills_declines_pieces_it_does_not_cover(call, flagged):
     assert fix is None or not fix.edits or "sequence_mask" not in fix.edits[0].content, fix
 
 
-_WIDTH_LAYER = '''import tensorflow as tf
-
-
-class MergeHeads(tf.keras.layers.Layer):
-    def __init__(self, width, **kwargs):
-        super().__init__(**kwargs)
-        self.width = tf.Variable(width, trainable=False)
-
-    def call(self, x):
-        batch = tf.shape(x)[0]
-        return tf.reshape(x, (batch, -1, self.width))  # flag(XLA205): tf.reshape(x, (batch, -1, self.width))
-
-    def grow(self):
-        return self.width + 1
-'''
+_WIDTH_LAYER = next(e.source for e in EXAMPLES if e.name == "reshape_to_a_width_stored_as_variable")
 
 
 @pytest.mark.parametrize("old, new", [
