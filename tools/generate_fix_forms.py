@@ -260,7 +260,7 @@ FORMS = (
     Form("XLA101", "same_call_in_both_branches", "the same call in both branches, with another argument",
          "    out = []\n    for i in range(3):\n        if x[i] > 0.0:  # XLA: cond\n"
          "            out.append(x[i] * 2.0)\n"
-         "        else:\n            out.append(-x[i])\n    return {stack}(out)", frameworks=("jax",)),
+         "        else:\n            out.append(-x[i])\n    return {stack}(out)"),
     # fixes31: a repeat by counts from data read by a sum or mean over the repeated axis (the weighted
     # reduction), and a fori_loop history cut back to a window of its last rows (a buffer of the window)
     Form("XLA207", "repeat_by_counts_method_mean", "`jnp.repeat` by counts from data, averaged by the method",
@@ -291,6 +291,31 @@ FORMS = (
          "    scores = jnp.einsum(\"td,d->t\", rows, x[:2]) * 2.0\n    probs = jax.nn.softmax(scores, axis=0)\n"
          "    return x + jnp.sum(jnp.einsum(\"t,td->td\", probs, rows), axis=0).sum()",
          category="shape", frameworks=("jax",), params="x, w"),
+    # fixes32: two concatenated pieces whose sizes split a static length by a count (one tf.where over
+    # whole pieces), and `.numpy()` of an integer count read as a slice bound (kept a tensor, then masked)
+    Form("XLA205", "concat_ones_zeros_split_by_count", "ones then zeros, sized by a count, concatenated",
+         "    k = tf.reduce_sum(tf.cast(x > 0.0, tf.int32))\n"
+         "    m = tf.concat([tf.ones([k]), tf.zeros([tf.shape(x)[0] - k])], axis=0)  # XLA: shape\n    return x * m",
+         category="shape", frameworks=("tf",), tf_options="jit_compile=True"),
+    Form("XLA205", "prefix_padded_by_fill_to_length", "a prefix of a count's length padded back by a fill",
+         "    n = tf.reduce_sum(tf.cast(w > 0.6, tf.int32))\n"
+         "    return tf.concat([x[:n], tf.fill([x.shape[0] - n], -1.0)], 0)  # XLA: shape",
+         category="shape", frameworks=("tf",), params="x, w", tf_options="jit_compile=True"),
+    Form("XLA205", "zeros_then_ones_rows_to_literal_length", "zero rows then one rows, sized by a count",
+         "    k = tf.reduce_sum(tf.cast(x > 0.0, tf.int32))\n"
+         "    g = tf.concat([tf.zeros((6 - k, 2)), tf.ones((k, 2))], axis=0)  # XLA: shape\n"
+         "    return x + tf.reduce_sum(g, axis=1)",
+         category="shape", frameworks=("tf",), tf_options="jit_compile=True"),
+    Form("XLA301", "numpy_of_count_as_slice_bound", "`.numpy()` of a count read as a slice bound",
+         "    k = tf.reduce_sum(tf.cast(x > 0.0, tf.int32)).numpy()  # XLA: host\n    return tf.reduce_sum(x[:k])",
+         category="host", frameworks=("tf",), tf_options="jit_compile=True"),
+    # fixes32: the same append in both branches of a tensor `if` in an unrolled loop, under AutoGraph (XLA111:
+    # the branches become a tf.cond that cannot hold the Python list's side effect)
+    Form("XLA111", "same_append_in_both_branches_autograph", "one of two values appended in a tensor `if`",
+         "    out = []\n    for i in range(3):\n        if x[i] > 0.0:\n"
+         "            out.append(x[i] * w[i])  # XLA: cond\n"
+         "        else:\n            out.append(-x[i])\n    return {stack}(out)",
+         frameworks=("tf",), params="x, w", tf_options="jit_compile=True"),
 )
 
 

@@ -3575,3 +3575,163 @@ def inverse_mean(features, weights):
         rtol=1e-4,
     ),
 )
+
+# XLA301 (fixes32): `.numpy()` of an integer scalar tensor read as a slice bound or an index keeps the
+# tensor (an eager integer tensor has __index__; tf.Tensor slicing takes a scalar tensor bound), so the next pass
+# can mask the cut (XLA205's prefix fixes) instead of failing at trace time.
+EXAMPLES += (
+    Example(
+        "numpy_count_read_as_an_index",
+        '''import tensorflow as tf
+
+
+def pick_after_kept(x, keep):
+    k = tf.reduce_sum(tf.cast(keep, tf.int32)).numpy()  # flag: tf.reduce_sum(tf.cast(keep, tf.int32)).numpy()
+    return x[k] * 2.0
+''',
+        "unsafe",
+        ("k = tf.reduce_sum(tf.cast(keep, tf.int32))  # flag",),
+        inputs=(((6,), "float"), ((5,), "bool")),
+    ),
+    Example(
+        "numpy_count_read_as_a_window_start",
+        '''import tensorflow as tf
+
+
+def window_after_kept(x, keep):
+    k = tf.reduce_sum(tf.cast(keep, tf.int32)).numpy()  # flag: tf.reduce_sum(tf.cast(keep, tf.int32)).numpy()
+    return tf.reduce_sum(x[k:k + 2])
+''',
+        "unsafe",
+        ("k = tf.reduce_sum(tf.cast(keep, tf.int32))  # flag",),
+        inputs=(((7,), "float"), ((5,), "bool")),
+    ),
+)
+
+# XLA205 (fixes32): two pieces of a concatenation whose sizes split a static length by a tensor value
+# become one tf.where over whole pieces of that length (rewrites/concat_fills.py).
+EXAMPLES += (
+    Example(
+        "concat_of_ones_and_zeros_split_by_a_count",
+        '''import tensorflow as tf
+
+
+def first_kept_weights(x, w):
+    k = tf.math.count_nonzero(w > 0.5, dtype=tf.int32)
+    weights = tf.concat([tf.ones([k]), tf.zeros([tf.shape(x)[0] - k])], axis=0)  # flag(XLA205): tf.ones([k])
+    return tf.reduce_sum(x * weights)
+''',
+        "unsafe",
+        ("weights = tf.where(tf.sequence_mask(k, tf.shape(x)[0]), tf.ones([tf.shape(x)[0]]), "
+         "tf.zeros([tf.shape(x)[0]]))",),
+        inputs=(((6,), "float"), ((6,), "unit")),
+        grad=True,
+    ),
+    Example(
+        "prefix_padded_by_a_fill_to_its_length",
+        '''import tensorflow as tf
+
+
+def keep_first_rows(x, lengths):
+    n = tf.reduce_max(lengths)
+    return tf.concat([x[:n], tf.fill([x.shape[0] - n, 3], -1.0)], 0)  # flag(XLA205): x[:n]
+''',
+        "unsafe",
+        ("return tf.where(tf.sequence_mask(n, x.shape[0])[:, tf.newaxis], x, tf.fill([x.shape[0], 3], -1.0))",),
+        inputs=(((5, 3), "float"), ((3,), "count_positive")),
+        grad=True,
+    ),
+    Example(
+        "zeros_then_ones_rows_to_a_module_length",
+        '''import tensorflow as tf
+
+MAX_LEN = 6
+
+
+def tail_rows(scores):
+    k = tf.reduce_sum(tf.cast(scores > 0.5, tf.int32))
+    grid = tf.concat([tf.zeros((MAX_LEN - k, 2)), tf.ones((k, 2))], axis=0)  # flag(XLA205): tf.ones((k, 2))
+    return grid * 3.0
+''',
+        "unsafe",
+        ("grid = tf.where(tf.sequence_mask(MAX_LEN - k, MAX_LEN)[:, tf.newaxis], tf.zeros((MAX_LEN, 2)), "
+         "tf.ones((MAX_LEN, 2)))",),
+        inputs=(((6,), "unit"),),
+    ),
+)
+
+# XLA205 (fixes32): a size read from a tf.Variable that only holds a constructor's number keeps the number
+# (tensorflow#108073: d_model kept in a non-trainable variable and read as a reshape's last dimension).
+EXAMPLES += (
+    Example(
+        "reshape_to_a_width_stored_as_variable",
+        '''import tensorflow as tf
+
+
+class MergeHeads(tf.keras.layers.Layer):
+    def __init__(self, width, **kwargs):
+        super().__init__(**kwargs)
+        self.width = tf.Variable(width, trainable=False)
+
+    def call(self, x):
+        batch = tf.shape(x)[0]
+        return tf.reshape(x, (batch, -1, self.width)) * 2.0  # flag(XLA205): tf.reshape(x, (batch, -1, self.width))
+
+    def grow(self):
+        return self.width + 1
+
+
+layer = MergeHeads(6)
+
+
+def merged(x):
+    return layer(x)
+''',
+        "unsafe",
+        ("self.width = width",),
+        inputs=(((2, 3, 2, 3), "float"),),
+    ),
+)
+
+# XLA101/XLA111 (fixes32): one statement per branch, differing in one value (an append of one of two
+# values), becomes the statement on tf.cond of the two (jax_conditions.one_difference, shared with JAX).
+EXAMPLES += (
+    Example(
+        "append_one_of_two_values_in_an_unrolled_loop",
+        '''import tensorflow as tf
+
+
+def gated_rows(x, w):
+    outs = []
+    for i in range(x.shape[0]):
+        if tf.reduce_sum(x[i]) > 0:  # flag
+            outs.append(x[i] * w[i])
+        else:
+            outs.append(tf.zeros_like(x[i]))
+    return tf.stack(outs)
+''',
+        "unsafe",
+        ("outs.append(tf.cond(tf.reduce_sum(x[i]) > 0, lambda: x[i] * w[i], lambda: tf.zeros_like(x[i])))",),
+        inputs=(((3, 2), "float"), ((3, 2), "float")),
+        grad=True,
+    ),
+    Example(
+        "append_method_of_one_of_two_values",
+        '''import tensorflow as tf
+
+
+def clipped_totals(x):
+    totals = []
+    for row in tf.unstack(x):
+        if tf.reduce_max(row) > 1.0:  # flag
+            totals.append(tf.reduce_sum(row) / tf.reduce_max(row))
+        else:
+            totals.append(tf.reduce_sum(row))
+    return tf.stack(totals)
+''',
+        "unsafe",
+        ("totals.append(tf.cond(tf.reduce_max(row) > 1.0, lambda: tf.reduce_sum(row) / tf.reduce_max(row), "
+         "lambda: tf.reduce_sum(row)))",),
+        inputs=(((4, 3), "float"),),
+    ),
+)

@@ -1156,3 +1156,44 @@ def test_int_upper_bound_reads_only_bounds_the_code_shows(value, bound):
     tree = ast.parse(text)
     read = tree.body[1].body[1].value  # type: ignore[attr-defined]
     assert int_upper_bound(Source(text, tree), read) == bound
+
+
+@pytest.mark.parametrize("call, flagged", [
+    ("tf.concat([tf.ones([k]), tf.zeros([tf.shape(x)[0] - k])], axis=1)", "tf.ones([k])"),  # not axis 0
+    ("tf.concat([tf.ones([k]), tf.zeros([tf.shape(x)[0] - j])], axis=0)", "tf.ones([k])"),  # sizes not complementary
+    ("tf.concat([tf.ones([k]), tf.zeros([n - k])], axis=0)", "tf.ones([k])"),  # n from data: no static length
+    ("tf.concat([tf.ones([k, 2]), tf.zeros([tf.shape(x)[0] - k, 3])], axis=0)", "tf.ones([k, 2])"),  # other rows
+    ("tf.concat([y[:k], tf.zeros([tf.shape(x)[0] - k])], axis=0)", "y[:k]"),  # y need not be as long as x
+    ("tf.concat([x[1:k], tf.zeros([tf.shape(x)[0] - k])], axis=0)", "x[1:k]"),  # not a prefix
+    ("tf.concat([tf.zeros([tf.shape(x)[0] - k]), x[:k]], axis=0)", "x[:k]"),  # the prefix after the fill
+    ("tf.concat([tf.ones([k]), tf.zeros([tf.shape(x)[0] - k]), x], axis=0)", "tf.ones([k])"),  # three pieces
+])
+def test_concat_fills_declines_pieces_it_does_not_cover(call, flagged):
+    source = ("import tensorflow as tf\n\n\ndef f(x, y, w):\n    k = tf.reduce_sum(tf.cast(w > 0, tf.int32))\n"
+              f"    j, n = k + 1, tf.reduce_max(y)\n    return {call}  # flag(XLA205): {flagged}\n")
+    fix = fix_of(source)
+    assert fix is None or not fix.edits or "sequence_mask" not in fix.edits[0].content, fix
+
+
+_WIDTH_LAYER = next(e.source for e in EXAMPLES if e.name == "reshape_to_a_width_stored_as_variable")
+
+
+@pytest.mark.parametrize("old, new", [
+    ("tf.Variable(width, trainable=False)", "tf.Variable(width)"),  # trainable: an optimizer may own it
+    ("tf.Variable(width, trainable=False)", "tf.Variable(tf.reduce_max(width), trainable=False)"),  # not a number
+    ("return self.width + 1", "self.width.assign(self.width + 1)"),  # assigned as a variable
+    ("return self.width + 1", "return self.width.numpy()"),  # read as a variable
+    ("return self.width + 1", "return print(self.width)"),  # handed to another function
+    ("return self.width + 1", "self.width = 3"),  # bound twice
+    ("super().__init__(**kwargs)", "super().__init__(**kwargs)\n        width = width * 2"),  # not the argument
+])
+def test_variable_size_declines_a_variable_used_as_one(old, new):
+    source = _WIDTH_LAYER.replace(old, new)
+    assert source != _WIDTH_LAYER
+    fix = fix_of(source)
+    assert fix is None or not any("self.width = width" in e.content for e in fix.edits), fix
+
+
+def test_variable_size_keeps_the_number_read_as_one():
+    fix = fix_of(_WIDTH_LAYER)
+    assert fix is not None and [e.content for e in fix.edits] == ["width"]

@@ -28,7 +28,7 @@ import ast
 
 from xlacheck.analysis.dtypes import INT_DTYPES
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import atom, call_name, kw, tf_name
+from xlacheck.rewrites._expr import atom, call_name, is_scalar, kw, tf_name
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source, module_alias, dotted
 from xlacheck.rewrites.dtypes import certain_dtype
@@ -103,9 +103,18 @@ def _read_fix(src: Source, node: ast.Call, value: ast.expr, message: str) -> Fix
     if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "print" \
             and node in parent.args:
         return make_fix("Print the tensor itself", [replace(src, node, src.segment(value))], [PRINTS_TENSOR])
-    if not tensor_consumer(src, node):
+    if not tensor_consumer(src, node, index=integer and _scalar_read(src, node, value)):
         return None
     return make_fix(message, [replace(src, node, held)], [TENSOR_NOT_NUMPY])
+
+
+def _scalar_read(src: Source, node: ast.Call, value: ast.expr) -> bool:
+    """``.item()`` always reads a scalar; ``.numpy()`` one when ``value`` is a full reduction (an
+    array read by ``.numpy()`` cannot cut a list, and its tensor would cut a tensor otherwise)."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "item":
+        return True
+    return is_scalar(src, value)
 
 
 def _method_as_op(src: Source, call: ast.Call, method: str, value: str) -> str | None:
@@ -132,19 +141,24 @@ def _jax_call(src: Source, func: ast.expr) -> bool:
     return isinstance(func, ast.Name) and Frameworks(src).names.get(func.id) == "jax"
 
 
-def tensor_consumer(src: Source, node: ast.expr, follow: int = 1, jax_calls: bool = False) -> bool:
+def tensor_consumer(src: Source, node: ast.expr, follow: int = 1, jax_calls: bool = False,
+                    index: bool = False) -> bool:
     """Whatever reads ``node``'s value works the same on a tensor (eagerly, on the common path);
     ``follow``: through how many assignments to one name its readers are followed (an arithmetic
     result assigned on is still a tensor, read the same way); ``jax_calls``: on a JAX array, so a
-    call through a JAX name (``jnp.sum``) takes it too."""
+    call through a JAX name (``jnp.sum``) takes it too; ``index``: the value is an integer scalar,
+    so a slice bound or an index takes it too (an eager integer tensor has ``__index__``: lists,
+    NumPy arrays and tensors are cut by it as by the int)."""
     parent = src.parents.get(node)
     if isinstance(parent, (ast.BinOp, ast.UnaryOp)):  # arithmetic gives a tensor: its own reader must take one
-        return tensor_consumer(src, parent, follow, jax_calls)
+        return tensor_consumer(src, parent, follow, jax_calls, index)
+    if index and (isinstance(parent, ast.Slice) or isinstance(parent, ast.Subscript) and parent.slice is node):
+        return True
     if isinstance(parent, (ast.Compare, ast.Return, ast.IfExp, ast.BoolOp, ast.Expr)):
         return True
     if isinstance(parent, (ast.Tuple, ast.List)) and isinstance(parent.ctx, ast.Load) \
             or isinstance(parent, ast.Dict) and any(v is node for v in parent.values):
-        return tensor_consumer(src, parent, follow, jax_calls)  # an element: whatever takes the container takes it
+        return tensor_consumer(src, parent, follow, jax_calls, index)  # an element: whatever takes the container takes it
     if isinstance(parent, ast.Subscript):
         return parent.value is node
     if isinstance(parent, ast.Attribute):
@@ -157,7 +171,7 @@ def tensor_consumer(src: Source, node: ast.expr, follow: int = 1, jax_calls: boo
             isinstance(parent.func, ast.Name) and parent.func.id in TENSOR_BUILTINS)
     if follow > 0 and isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
             and isinstance(parent.targets[0], ast.Name):
-        return all(tensor_consumer(src, use, follow - 1, jax_calls) for use in reads_after(src, parent))
+        return all(tensor_consumer(src, use, follow - 1, jax_calls, index) for use in reads_after(src, parent))
     return False
 
 

@@ -76,6 +76,7 @@ from xlacheck.rewrites._expr import (
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block, replace_lines, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.checks import rewrite_raise
+from xlacheck.rewrites.jax_conditions import one_difference
 from xlacheck.rewrites.dtypes import FLOATING, certain_dtype
 from xlacheck.rewrites.shape_conditions import UNKNOWN_DIMS, python_shape_test, static_test
 from xlacheck.rewrites.truth import (LAZY, NOT_SCALAR, bool_condition, lazy_operands, none_guards, python_identity,
@@ -344,7 +345,27 @@ def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
     if fix is None:
         # under a None guard the statements after the `if` must run where the guard fails: never moved
         fix = cond_functions(src, node, cond, list(cond_reasons), absorb_tail=not guards)
+    if (fix is None or not fix.edits) and not guards:
+        fix = _one_difference(src, node, cond, list(cond_reasons)) or fix
     return fix if fix is None or not guards else _guard(src, node, fix, guards)
+
+
+TF_COND_TRACES_BOTH = ("tf.cond traces both branches: the Python side effects of the untaken one run while tracing, "
+                       "and branches of different shapes or dtypes raise where Python picked one value")
+
+
+def _one_difference(src: Source, node: ast.If, cond: str, reasons: list[str]) -> Fix | None:
+    """``if c: out.append(a)`` / ``else: out.append(b)`` -> ``out.append(tf.cond(c, lambda: a, lambda: b))``
+    (:func:`xlacheck.rewrites.jax_conditions.one_difference`): the statement, a Python side effect a
+    traced branch cannot hold, runs once, on the value the condition picks."""
+    if not (node.body and isinstance(node.body[0], ast.Expr)):
+        return None  # assignments and returns: the forms above pick (or explain) a value of one structure
+    tf = src.tf
+    lines = one_difference(src, node, lambda yes, no: f"{tf}.cond({cond}, lambda: {yes}, lambda: {no})")
+    if lines is None:
+        return None
+    return make_fix("Pick the one differing value with tf.cond: the statement runs once, on the value the "
+                    "condition picks", replace_block(src, node, node, lines), [*reasons, TF_COND_TRACES_BOTH])
 
 
 def _guard(src: Source, node: ast.If, fix: Fix, guards: list[str]) -> Fix | None:

@@ -37,6 +37,7 @@ yield or await are left alone. TensorFlow code never gets this fix (``Frameworks
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg
@@ -177,11 +178,12 @@ def _difference(a: ast.AST, b: ast.AST) -> object:
     return found[0] if len(found) == 1 else (a, b)
 
 
-def _one_difference(src: Source, jax: str, node: ast.If) -> Fix | None:
+def one_difference(src: Source, node: ast.If, select: Callable[[str, str], str | None]) -> list[str] | None:
     """``if c: S(a)`` / ``else: S(b)``, one simple statement per branch that differ in one expression
-    (``out.append(x * 2.0)`` / ``out.append(-x)``) -> ``S(jax.lax.cond(c, lambda: a, lambda: b))``:
-    the statement runs once, as in either branch, on the value the condition picks. Not where the
-    two differ in what they store, call, or in a name a comprehension or lambda binds."""
+    (``out.append(x * 2.0)`` / ``out.append(-x)``) -> the lines of ``S(select(a, b))``, the framework's
+    selection of the value the condition picks (``jax.lax.cond``, ``tf.cond``): the statement runs once,
+    as in either branch. Not where the two differ in what they store, call, or in a name a
+    comprehension or lambda binds."""
     if len(node.body) != 1 or len(node.orelse) != 1 or not isinstance(node.body[0], _SIMPLE) \
             or not src.alone_on_lines(node, node):
         return None
@@ -200,15 +202,20 @@ def _one_difference(src: Source, jax: str, node: ast.If) -> Fix | None:
             return None  # a new scope, what is called, or where a value is stored (`out[i] = v`)
         if outer is yes_stmt:
             break
-    text = _cond(src, jax, node.test, arg(src, yes), arg(src, no))
+    text = select(arg(src, yes), arg(src, no))
     if text is None:
         return None
     at = src.offset(src.start(yes)) - src.offset(src.start(yes_stmt))
     statement = src.segment(yes_stmt)
-    statement = statement[:at] + text + statement[at + len(src.segment(yes)):]
+    return (statement[:at] + text + statement[at + len(src.segment(yes)):]).splitlines()
+
+
+def _one_difference(src: Source, jax: str, node: ast.If) -> Fix | None:
+    lines = one_difference(src, node, lambda yes, no: _cond(src, jax, node.test, yes, no))
+    if lines is None:
+        return None
     return make_fix("Pick the one differing value with jax.lax.cond: the statement runs once, on the value the "
-                    "condition picks", replace_block(src, node, node, statement.splitlines()),
-                    _reasons(node.test, TRACES_BOTH))
+                    "condition picks", replace_block(src, node, node, lines), _reasons(node.test, TRACES_BOTH))
 
 
 def _jax_function(src: Source, node: ast.AST) -> bool:

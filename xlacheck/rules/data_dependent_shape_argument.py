@@ -163,14 +163,23 @@ class DataDependentShapeArgument(Rule):
     Unsafe: a negative `n` counts from the end in the slice only, a non-finite derivative at a
     masked position gives a NaN gradient, the sum runs in another order, max/min need a float
     tensor, and an integer mean is truncated in the original.
+    `tf.concat([a, b], axis=0)` of two pieces whose sizes split a static length `L` by a count `n`
+    (two fills, `tf.ones([n])` and `tf.zeros([L - n])` in either order, or a prefix `x[:n]` of an `x`
+    of length `L` then a fill of `L - n`) becomes `tf.where(tf.sequence_mask(n, L), A, B)` over
+    whole pieces of length `L`. Unsafe: a size outside `[0, L]` raises in the original and is clamped
+    here, and a negative prefix bound counts from the end in the slice only.
+    A size read from `self.v`, bound once in `__init__` to `tf.Variable(value, trainable=False)`
+    (`value` an int the constructor is given) and read everywhere in the file as a number only,
+    keeps `value` itself: `self.v = value`. Unsafe: the layer tracks one variable fewer (weights,
+    checkpoints), and a caller passing a tensor for `value` still gives no static size.
     Other shape arguments get no automatic fix: the static bound must come from the model's
     configuration.
     """
 
     code = "XLA205"
     fix = ("rewrite_masked", "rewrite_repeat_reduction", "rewrite_summed_size", "rewrite_numpy_arange",
-           "rewrite_rnn_prefix_mask", "rewrite_prefix_reduction",
-           "rewrite_shape_argument")
+           "rewrite_rnn_prefix_mask", "rewrite_prefix_reduction", "rewrite_concat_fills",
+           "rewrite_variable_size", "rewrite_shape_argument")
     name = "data-dependent-shape-argument"
     severity = Severity.RECOMPILE
     node_types = (ast.Call, ast.Subscript)
