@@ -1582,7 +1582,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=400, help="ops per worker process")
     ap.add_argument("--limit", type=int, default=None, help="probe only the first N candidates (a quick check)")
     ap.add_argument("--only", default="", help="with --phase ops: comma list of the ops to probe again")
-    ap.add_argument("--phase", choices=("all", "backward", "arguments", "variants", "bool-results", "first-arguments", "ops"),
+    ap.add_argument("--phase", choices=("all", "backward", "arguments", "variants", "bool-results", "first-arguments",
+                                        "ops"),
                     default="all",
                     help="backward: rerun only the backward probes and merge them into --out; arguments: only "
                          "the argument-dependent probes and the module table; variants: only the variant probes "
