@@ -45,6 +45,7 @@ import argparse
 import inspect
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -1043,6 +1044,55 @@ def rerun_bool_results(path: Path) -> dict:
     return table
 
 
+def _documented_first_type(fn: Any) -> str | None:
+    """The type torch's docstring gives the first parameter of its signature line (``hann_window(
+    window_length, ...)`` ... ``window_length (int): ...``), backticks dropped; None when it gives none."""
+    doc = (getattr(fn, "__doc__", None) or "").lstrip()
+    head = re.match(r"[\w.]+\(\s*\*?(\w+)", doc)
+    if not head:
+        return None
+    typed = re.search(r"\n\s*" + re.escape(head.group(1)) + r"\s*\(([^)]*)\)", doc)
+    return typed.group(1).replace("`", "").strip() if typed else None
+
+
+def not_tensor_first(torch: Any, ops: list[str]) -> list[str]:
+    """The ``torch.*`` functions of ``ops`` whose first argument need not be a tensor: torch's own
+    documentation types their first parameter as something else (``size (int...)``, ``window_length
+    (int)``, ``tensors (sequence of Tensors)``, ``equation (str)``, ``data (array_like)``, ``start
+    (float or Tensor)``), or, where it types nothing, no ATen schema (``out`` overloads aside) takes a
+    ``Tensor`` first (``polygamma(int n, Tensor self)``). A name passed first to a listed function is
+    not thereby a tensor. Ops with neither a documented type nor a schema are left out."""
+    out: list[str] = []
+    for qual in ops:
+        if not qual.startswith("torch.") or qual.startswith("torch.nn."):
+            continue
+        try:
+            documented = _documented_first_type(_resolve(torch, qual))
+        except Exception:  # noqa: BLE001 - not a Python function: the schemas alone decide
+            documented = None
+        if documented is not None:
+            if not re.fullmatch(r"\w*Tensor(, optional)?", documented):
+                out.append(qual)
+            continue
+        firsts = [str(positional[0].type) if positional else ""
+                  for schema in torch._C._jit_get_schemas_for_operator(f"aten::{_aten_name(qual)}")
+                  if not schema.overload_name.startswith("out") and not any(a.name == "out" for a in schema.arguments)
+                  for positional in [[a for a in schema.arguments if not a.kwarg_only]]]
+        if firsts and "Tensor" not in firsts:
+            out.append(qual)
+    return sorted(out)
+
+
+def rerun_not_tensor_first(path: Path) -> dict:
+    """``--phase first-arguments``: the list of functions that may take a non-tensor first, merged
+    into the table at ``path`` (seconds)."""
+    import torch
+
+    table = json.loads(path.read_text())
+    table["not_tensor_first"] = not_tensor_first(torch, sorted(table["ops"]))
+    return table
+
+
 def rerun_variants(path: Path, batch: int) -> dict:
     """``--phase variants``: the variant probes of every op the table ran and the boolean-argument
     list, merged into the table at ``path``."""
@@ -1209,6 +1259,7 @@ def build(batch: int, limit: int | None) -> dict:
         "not_exercised": not_exercised,
         "bool_results": bool_results(torch, sorted(n for n, e in ops.items()
                                                    if e["status"] in ("lowered", "fallback"))),
+        "not_tensor_first": not_tensor_first(torch, sorted(ops)),
     }
 
 
@@ -1417,6 +1468,9 @@ def check_table(path: Path, sample: int, batch: int) -> int:
     differences += [line for name in picked
                     if (line := _table_check.difference(f"bool_result:{name}", name in listed, name in measured))]
     expected.update({f"bool_result:{n}": ({}, ()) for n in picked})
+    # functions that may take a non-tensor first: read from the schemas, so the whole list is compared
+    differences += [line for line in [_table_check.difference(
+        "not_tensor_first", table.get("not_tensor_first"), not_tensor_first(torch, sorted(ops)))] if line]
     return _table_check.report("generate_torch_table", 2 + len(expected), differences,
                                f"torch {torch.__version__}, torch_xla {torch_xla.__version__}")
 
@@ -1528,12 +1582,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=400, help="ops per worker process")
     ap.add_argument("--limit", type=int, default=None, help="probe only the first N candidates (a quick check)")
     ap.add_argument("--only", default="", help="with --phase ops: comma list of the ops to probe again")
-    ap.add_argument("--phase", choices=("all", "backward", "arguments", "variants", "bool-results", "ops"),
+    ap.add_argument("--phase", choices=("all", "backward", "arguments", "variants", "bool-results", "first-arguments",
+                                        "ops"),
                     default="all",
                     help="backward: rerun only the backward probes and merge them into --out; arguments: only "
                          "the argument-dependent probes and the module table; variants: only the variant probes "
                          "and the boolean-argument list; bool-results: only the list of ops whose result is a "
-                         "bool tensor; "
+                         "bool tensor; first-arguments: only the list of functions that may take a "
+                         "non-tensor first (from the ATen schemas); "
                          "ops: only the forward and backward probes of the --only ops")
     ap.add_argument("--check", action="store_true", help="rerun a sample of each kind of probe and compare with --out")
     ap.add_argument("--sample", type=int, default=6, help="with --check: how many probes of each kind")
@@ -1551,6 +1607,7 @@ def main(argv: list[str] | None = None) -> int:
         return check_table(args.out, args.sample, args.batch)
     table = (rerun_backward(args.out, args.batch) if args.phase == "backward"
              else rerun_bool_results(args.out) if args.phase == "bool-results"
+             else rerun_not_tensor_first(args.out) if args.phase == "first-arguments"
              else rerun_ops(args.out, args.batch, [n for n in args.only.split(",") if n]) if args.phase == "ops"
              else rerun_variants(args.out, args.batch) if args.phase == "variants"
              else rerun_arguments(args.out, args.batch) if args.phase == "arguments" else build(args.batch, args.limit))

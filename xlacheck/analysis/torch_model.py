@@ -220,12 +220,6 @@ _SHARED_METHOD_NAMES = frozenset({
 })
 # Names that denote a model when called (``model(x)``): the output is a tensor or a ModelOutput.
 _MODEL_NAMES = frozenset({"model", "net", "network", "module", "encoder", "decoder", "classifier"})
-# torch functions whose first argument is a size or a Python value, not an input tensor.
-_NOT_TENSOR_FIRST = frozenset({"zeros", "ones", "full", "empty", "arange", "rand", "randn", "randint", "randperm",
-                               "eye", "linspace", "logspace", "tensor", "as_tensor", "from_numpy", "cat", "stack",
-                               "hstack", "vstack", "concat", "concatenate", "meshgrid", "broadcast_tensors", "einsum",
-                               "block_diag", "cartesian_prod", "full_like", "scalar_tensor", "normal", "poisson",
-                               "bernoulli", "manual_seed", "where", "result_type", "tril_indices", "triu_indices"})
 # Casts and copies: on a tensor or a batch item they give a tensor (not in the op table: no ATen schema).
 _CASTS = frozenset({"long", "int", "float", "bool", "half", "double", "bfloat16", "type_as", "contiguous", "detach",
                     "clone"})
@@ -308,6 +302,15 @@ def op_table() -> dict:
     """xlacheck/data/torch_xla_ops.json, written by tools/generate_torch_table.py (never torch)."""
     table: dict = load_json("torch_xla_ops.json")
     return table
+
+
+@cache
+def not_tensor_first() -> frozenset[str]:
+    """The torch functions whose first argument need not be a tensor (factories, window functions,
+    ``cat``/``stack`` of a sequence, ``einsum``'s equation, ``polygamma``'s order): the op table's
+    ``not_tensor_first``, read by tools/generate_torch_table.py from torch's documentation and ATen
+    schemas. A name passed first to one of them is not thereby a tensor."""
+    return frozenset(op_table().get("not_tensor_first", ()))
 
 
 @cache
@@ -1879,7 +1882,7 @@ class _Builder:
                             for root in bool_roots(a):
                                 if root in params:
                                     out[root] = out.get(root, 0) | TENSOR | BOOL  # masked_fill(mask, ...)
-                        if name is not None and name.startswith("torch.") and leaf not in _NOT_TENSOR_FIRST \
+                        if name is not None and name.startswith("torch.") and name not in not_tensor_first() \
                                 and (name in op_table()["ops"] or name.startswith(_ND_NAMESPACES)):
                             n_inputs = 2 if leaf.endswith(("_loss", "cross_entropy", "binary_cross_entropy")) else 1
                             for a in c.args[:n_inputs]:
