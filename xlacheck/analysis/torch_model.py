@@ -648,6 +648,7 @@ class _Builder:
         self.out = TorchFacts(xla_file=any(v.split(".", 1)[0] == "torch_xla" for v in facts.aliases.names.values()),
                               declared=declared)
         self.module_classes = self._module_classes()
+        self.module_factories = self._module_factories()
         self.trainer_classes = self._trainer_classes()
         self.module_names = self._module_names()
         self.out.module_names = self.module_names
@@ -753,6 +754,20 @@ class _Builder:
             or b in out for b in c.bases))
         return out
 
+    def _module_factories(self) -> set[str]:
+        """Module-level functions of this file that build a module on every path: each ``return`` hands back
+        a ``torch.nn`` module class's or a same-file module class's instance, or another such function's
+        (``def block(c_in, c_out): return nn.Sequential(nn.Conv2d(...), nn.ReLU())``), so
+        ``self.enc = block(3, 8)`` is a submodule."""
+        out: set[str] = set()
+
+        def builds(f: FunctionInfo) -> bool:
+            returned = [n.value for n in own_nodes(f.node) if isinstance(n, ast.Return)]
+            return bool(returned) and all(self._builds_module(v, out) for v in returned)  # type: ignore[arg-type]
+        tops = [f for f in self.facts.functions if f.cls is None and f.parent is None
+                and isinstance(f.node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        return grow(out, tops, lambda f: f.name, builds)
+
     def _module_names(self) -> set[str]:
         """Names used as nn.Modules anywhere in the file (``model.parameters()``, ``net.train()``)."""
         out: set[str] = set()
@@ -794,10 +809,12 @@ class _Builder:
                   and n.value.id == "self"}
         return frozenset(loaded - stored)
 
-    def _builds_module(self, v: ast.expr) -> bool:
+    def _builds_module(self, v: ast.expr | None, factories: set[str] | None = None) -> bool:
+        """``v`` builds a module: a ``torch.nn`` module class, a same-file one, or a same-file module factory."""
         if not isinstance(v, ast.Call):
             return False
-        if isinstance(v.func, ast.Name) and v.func.id in self.module_classes:
+        local = self.module_factories if factories is None else factories
+        if isinstance(v.func, ast.Name) and (v.func.id in self.module_classes or v.func.id in local):
             return True
         return is_module_class(self.resolve(v.func))
 
@@ -1993,7 +2010,8 @@ class _Builder:
             for c in self.facts.classes:
                 built = c.attrs.get(f.attr) if c.node.name in self.module_classes else None
                 if isinstance(built, ast.Call):
-                    if is_module_class(self.resolve(built.func)):
+                    if is_module_class(self.resolve(built.func)) or isinstance(built.func, ast.Name) \
+                            and built.func.id in self.module_factories:
                         return True
         return False
 
@@ -3144,9 +3162,9 @@ class _Walker:
                 built = self.cls.attrs.get(e.attr)
                 if isinstance(built, ast.Call):
                     name = b.resolve(built.func)
-                    if is_module_class(name) or (
-                            isinstance(built.func, ast.Name) and built.func.id in b.module_classes):
-                        return MODULE  # self.layer = nn.Linear(...) in __init__
+                    if is_module_class(name) or (isinstance(built.func, ast.Name) and (
+                            built.func.id in b.module_classes or built.func.id in b.module_factories)):
+                        return MODULE  # self.layer = nn.Linear(...) (or a same-file factory of one) in __init__
             if self.cls is not None and isinstance(e.value, ast.Name) and e.value.id == "self":
                 built = self.cls.attrs.get(e.attr)
                 if isinstance(built, ast.Call) and b.resolve(built.func) == "torch.nn.Parameter":
