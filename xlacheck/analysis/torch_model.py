@@ -2583,6 +2583,10 @@ def _leaves_block(body: list[ast.stmt]) -> bool:
     return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Break, ast.Continue))
 
 
+# methods of a dict or list that do not change it
+_READ_ONLY_METHODS = frozenset({"get", "items", "keys", "values", "copy", "index", "count"})
+
+
 def _contains(outer: ast.AST, inner: ast.AST) -> bool:
     return (getattr(outer, "lineno", 0) <= getattr(inner, "lineno", 0) <= (getattr(outer, "end_lineno", 0) or 0)
             and outer is not inner)
@@ -2849,6 +2853,34 @@ class _Walker:
         if not isinstance(s, (ast.For, ast.AsyncFor, ast.While)) and any(
                 self.b.resolve(c.func) in GRAPH_SYNCS for c in _calls_in(s)):
             self.synced = True
+
+    def _display_item(self, e: ast.Subscript) -> ast.expr | None:
+        """The item a constant key or index reads from a display this function binds to a plain name
+        (``res = {"logits": model(x), "labels": y}`` ... ``res["logits"]``; ``pair = [model(x), y]`` ...
+        ``pair[0]``): the file assigns the name once, that display, here, and never stores into it or calls a
+        method on it that could change it."""
+        if not isinstance(e.value, ast.Name) or not isinstance(e.slice, ast.Constant):
+            return None
+        name, key = e.value.id, e.slice.value
+        values = self.b.assigned_values(name)
+        if len(values) != 1 or not _contains(self.owner, values[0]) or values[0].lineno >= e.lineno:
+            return None
+        display = values[0]
+        if isinstance(display, ast.Dict) and isinstance(key, str):
+            keys = [k.value if isinstance(k, ast.Constant) else None for k in display.keys]
+            item = display.values[keys.index(key)] if keys.count(key) == 1 and None not in keys else None
+        elif isinstance(display, (ast.List, ast.Tuple)) and type(key) is int and -len(display.elts) <= key \
+                < len(display.elts) and not any(isinstance(x, ast.Starred) for x in display.elts):
+            item = display.elts[key]
+        else:
+            return None
+        for n in walk(self.b.tree):
+            if isinstance(n, ast.Subscript) and not isinstance(n.ctx, ast.Load) or isinstance(n, ast.Call) \
+                    and isinstance(n.func, ast.Attribute) and n.func.attr not in _READ_ONLY_METHODS:
+                held = n.value if isinstance(n, ast.Subscript) else n.func.value  # type: ignore[attr-defined]
+                if isinstance(held, ast.Name) and held.id == name:
+                    return None
+        return item
 
     def _fill(self, name: str, added: list[ast.expr]) -> None:
         """Step code adds the items ``added`` to the list ``name``: where that list starts empty
@@ -3211,7 +3243,8 @@ class _Walker:
                 return TENSOR  # stats["loss"] of stats = {"loss": loss, "acc": acc}: each value is a tensor
             if v & TENSOR_LIST:
                 return TENSOR_LIST if isinstance(e.slice, ast.Slice) else TENSOR  # losses[-1], losses[-10:]
-            return 0
+            item = self._display_item(e)
+            return self.b.out.of(item) if item is not None else 0
         if isinstance(e, ast.BinOp):
             lf, rf = self.expr(e.left), self.expr(e.right)
             if isinstance(e.op, _TENSOR_ONLY_OPS) and (lf | rf) & STRUCT and not (lf | rf) & (MODULE | LOADER):
