@@ -763,7 +763,7 @@ class _Builder:
 
         def builds(f: FunctionInfo) -> bool:
             returned = [n.value for n in own_nodes(f.node) if isinstance(n, ast.Return)]
-            return bool(returned) and all(self._builds_module(v, out) for v in returned)  # type: ignore[arg-type]
+            return bool(returned) and all(self._builds_module(v, out) for v in returned)
         tops = [f for f in self.facts.functions if f.cls is None and f.parent is None
                 and isinstance(f.node, (ast.FunctionDef, ast.AsyncFunctionDef))]
         return grow(out, tops, lambda f: f.name, builds)
