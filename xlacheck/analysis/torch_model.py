@@ -1410,6 +1410,27 @@ class _Builder:
                     attr, done = t.left.attr, None  # type: ignore[attr-defined]
                 elif isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and _self_attr(t.operand):
                     attr, done = t.operand.attr, True  # type: ignore[attr-defined]
+                elif (memo := _memo_test(t)) is not None:
+                    # `if key not in self.cache: ... self.cache[key] = ...`: once per key (a RoPE table per
+                    # sequence length, positions per (b, t, h, w)), where no method empties or rebinds the cache
+                    changed: list[ast.expr] = []
+                    for m in methods:
+                        for a in walk(m) if m.name != "__init__" else ():
+                            if isinstance(a, ast.Assign):
+                                changed += a.targets
+                            elif isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) \
+                                    and a.func.attr in ("clear", "pop", "popitem"):
+                                changed.append(a.func.value)
+                    if any(isinstance(x, ast.Attribute) and _self_attr(x) and x.attr == memo for x in changed):
+                        continue
+                    if any(isinstance(x, ast.Subscript) and isinstance(x.ctx, ast.Store)
+                           and isinstance(x.value, ast.Attribute) and _self_attr(x.value) and x.value.attr == memo
+                           for st in n.body for x in walk(st)):
+                        for st in n.body:
+                            self.out.setup.update(id(x) for x in walk(st) if isinstance(x, ast.stmt))
+                            self.out.cached.update(id(x) for x in walk(st) if isinstance(x, ast.stmt))
+                            self.lazy_calls.update(id(call) for call in _calls_in(st))
+                    continue
                 else:
                     continue
                 if (attr, None if done is None else False) in reset:
@@ -2581,6 +2602,17 @@ def _every_n_calls(node: ast.AST) -> set[int]:
 def _leaves_block(body: list[ast.stmt]) -> bool:
     """``body`` ends by leaving the block it sits in (``return``, ``raise``, ``break``, ``continue``)."""
     return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Break, ast.Continue))
+
+
+def _memo_test(t: ast.expr) -> str | None:
+    """``attr`` of a memo test ``key not in self.<attr>`` (or ``not key in self.<attr>``)."""
+    negated = isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not)
+    test = t.operand if isinstance(t, ast.UnaryOp) and negated else t
+    wanted = ast.In if negated else ast.NotIn
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], wanted) \
+            and isinstance(test.comparators[0], ast.Attribute) and _self_attr(test.comparators[0]):
+        return test.comparators[0].attr
+    return None
 
 
 # methods of a dict or list that do not change it
