@@ -70,6 +70,7 @@ class Context:
     entry: str
     settings: str = ""
     cpu_batches: bool = False  # ALT_ARGS on the CPU (a loader moves them)
+    backward: bool = True  # the step backpropagates through the sink (not an eval loop)
 
 
 Writer = Callable[[str, int], str]  # writes the sink on a variable, at an indent
@@ -169,6 +170,61 @@ def evaluate(model, metric, batches, device):
             xm.mark_step()
     return metric.compute()
 """
+
+
+def _returned_code(s: Writer) -> str:
+    """The model output reaches the loop through a helper's returned tuple (``loss, out = forward_loss(...)``)."""
+    return _PLAIN_NET + f"""
+
+def forward_loss(model, x, y):
+    out = model(x)
+    return F.cross_entropy(out, y), out
+
+
+def train(model, opt, batches, device):
+    model.train()
+    losses = []
+    for x, y in batches:
+        x, y = x.to(device), y.to(device)
+        opt.zero_grad()
+        loss, out = forward_loss(model, x, y)
+{s("out", 8)}
+        loss = loss + out.mean() * 0.0
+        loss.backward()
+        opt.step()
+        losses.append(loss.detach())
+        xm.mark_step()
+    return losses
+"""
+
+
+def _dict_code(s: Writer) -> str:
+    """The model output is stored in a dict of step results and read back by key."""
+    return _PLAIN_NET + "\n\n" + _train_loop(
+        *_SYNCED_LOOP[:2], _SYNCED_LOOP[2] + "        res = {\"logits\": model(x), \"labels\": y}\n",
+        *_SYNCED_LOOP[3:], out="res[\"logits\"]")(s)
+
+
+def _list_code(s: Writer) -> str:
+    """The model output is held in a list with the labels and read back by index."""
+    return _PLAIN_NET + "\n\n" + _train_loop(
+        *_SYNCED_LOOP[:2], _SYNCED_LOOP[2] + "        pair = [model(x), y]\n", *_SYNCED_LOOP[3:], out="pair[0]")(s)
+
+
+def _property_code(s: Writer) -> str:
+    """The model output is read through a property of a same-file output class."""
+    return _PLAIN_NET + """
+
+
+class StepOutput:
+    def __init__(self, logits, labels):
+        self._logits = logits
+        self.labels = labels
+
+    @property
+    def logits(self):
+        return self._logits
+""" + "\n\n" + _train_loop(*_SYNCED_LOOP, out="StepOutput(model(x), y).logits")(s)
 
 
 _TRAINER_MAIN = """
@@ -271,21 +327,70 @@ CONTEXTS = (
             _compile_code,
             "    model = build_model(device)\n    opt = torch.optim.SGD(model.parameters(), lr=0.05)\n"
             "    return (lambda x, y: train_step(model, opt, x, y)), _batch(device, 0)\n"),
+    Context("helper_return", "in a `xm.mark_step()` training loop, on the output a same-file helper returns "
+            "with the loss", "import torch_xla.core.xla_model as xm\n", _with_sink(_returned_code),
+            _BUILD + "    return (lambda x, y: train(model, opt, [(x, y)], device)), _batch(device, 0)\n", _SYNCED),
+    Context("dict_item", "in a `xm.mark_step()` training loop, on the output read back from a dict of step results",
+            "import torch_xla.core.xla_model as xm\n", _with_sink(_dict_code),
+            _BUILD + "    return (lambda x, y: train(model, opt, [(x, y)], device)), _batch(device, 0)\n", _SYNCED),
+    Context("list_item", "in a `xm.mark_step()` training loop, on the output read back from a list by index",
+            "import torch_xla.core.xla_model as xm\n", _with_sink(_list_code),
+            _BUILD + "    return (lambda x, y: train(model, opt, [(x, y)], device)), _batch(device, 0)\n", _SYNCED),
+    Context("property", "in a `xm.mark_step()` training loop, on the output read through a same-file property",
+            "import torch_xla.core.xla_model as xm\n", _with_sink(_property_code),
+            _BUILD + "    return (lambda x, y: train(model, opt, [(x, y)], device)), _batch(device, 0)\n", _SYNCED),
     Context("eval_loop", "inline in a `@torch.no_grad()` eval loop that calls `xm.mark_step()`",
             "import torch_xla.core.xla_model as xm\n", _with_sink(_eval_code),
             "    model = Net().to(device)\n    return (lambda x, y: evaluate(model, [(x, y)], device)), "
-            "_batch(device, 0)\n", _SYNCED),
+            "_batch(device, 0)\n", _SYNCED, backward=False),
     Context("metric_update", "in a metric's `update`, called from an eval loop that calls `xm.mark_step()`",
             "import torch_xla.core.xla_model as xm\n", _with_sink(_metric_code),
             "    model = Net().to(device)\n    metric = RunningAccuracy(device)\n"
-            "    return (lambda x, y: evaluate(model, metric, [(x, y)], device)), _batch(device, 0)\n", _SYNCED),
+            "    return (lambda x, y: evaluate(model, metric, [(x, y)], device)), _batch(device, 0)\n", _SYNCED,
+            backward=False),
 )
 CONTEXT = {c.name: c for c in CONTEXTS}
 
 
+# how to call each op whose forward lowers and whose backward falls back (torch_xla_ops.json ``backward``) on the
+# (batch, 16) output ``{v}``: every input the step's gradient flows through
+_BACKWARD_CALLS = {
+    "torch.cdist": "torch.cdist({v}, {v})",
+    "torch.cholesky": "torch.cholesky({v}.T @ {v} + torch.eye(16, device={v}.device))",
+    "torch.logit": "torch.logit(torch.sigmoid({v}), eps=1e-6)",
+    "torch.special.logit": "torch.special.logit(torch.sigmoid({v}), eps=1e-6)",
+    "torch.masked_scatter": "torch.masked_scatter({v}, {v} > 0, {v} * 2)",
+    "torch.nn.functional.glu": "F.glu({v})",
+    "torch.nn.functional.pdist": "F.pdist({v})",
+    "torch.pdist": "torch.pdist({v})",
+    "torch.nn.functional.upsample": "F.upsample({v}.unsqueeze(1), scale_factor=2)",
+    "torch.nn.functional.upsample_bilinear": "F.upsample_bilinear({v}.view(-1, 1, 4, 4), scale_factor=2)",
+    "torch.nn.functional.upsample_nearest": "F.upsample_nearest({v}.unsqueeze(1), scale_factor=2)",
+    "torch.sgn": "torch.sgn({v})",
+}
+
+
+def backward_sinks() -> list[Sink]:
+    """The ops of torch_xla_ops.json whose forward lowers and whose backward falls back: the result reaches
+    the loss (the backward kernel runs), against the same call whose result is only logged detached (no
+    backward runs through it)."""
+    ops = json.loads((ROOT / "xlacheck" / "data" / "torch_xla_ops.json").read_text())["ops"]
+    out = []
+    for n, e in sorted(ops.items()):
+        if e["status"] != "lowered" or e.get("backward") != "fallback" or n not in _BACKWARD_CALLS:
+            continue
+        call = "r = " + _BACKWARD_CALLS[n]
+        out.append(Sink(f"tab_bwd_{forms._slug(n.removeprefix('torch.'))}", "op",
+                        call + "\n{v} = {v} + r.mean() * 0.01", call + "\nLOG.append(r.detach())",
+                        f"`{n}` lowers but its backward ({', '.join(e.get('backward_aten', []))}) falls back "
+                        "(torch_xla_ops.json backward)", state=True))
+    return out
+
+
 def facts() -> list[Sink]:
-    """Every sink the form matrix has that a step's code can hold (not the optimizers the step builds)."""
-    return [s for s in forms.SINKS + forms.TABLE_SINKS if not s.optimizer]
+    """Every sink the form matrix has that a step's code can hold (not the optimizers the step builds), and the
+    ops whose backward alone falls back."""
+    return [s for s in forms.SINKS + forms.TABLE_SINKS if not s.optimizer] + backward_sinks()
 
 
 def probe(sink: Sink, ctx: Context, positive: bool) -> tuple[str, str]:
@@ -342,7 +447,8 @@ def sample(k: int) -> list[Sink]:
 
 def generate(k: int | None) -> dict[str, str]:
     sinks = facts() if k is None else sample(k)
-    return dict(probe(s, c, pos) for c in CONTEXTS for s in sinks for pos in (True, False))
+    return dict(probe(s, c, pos) for c in CONTEXTS for s in sinks for pos in (True, False)
+                if c.backward or not s.name.startswith("tab_bwd_"))
 
 
 def _table(rows: dict[str, list[int]]) -> str:

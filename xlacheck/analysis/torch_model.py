@@ -651,6 +651,7 @@ class _Builder:
         self.out = TorchFacts(xla_file=any(v.split(".", 1)[0] == "torch_xla" for v in facts.aliases.names.values()),
                               declared=declared)
         self.module_classes = self._module_classes()
+        self.module_factories = self._module_factories()
         self.trainer_classes = self._trainer_classes()
         self.module_names = self._module_names()
         self.out.module_names = self.module_names
@@ -756,6 +757,20 @@ class _Builder:
             or b in out for b in c.bases))
         return out
 
+    def _module_factories(self) -> set[str]:
+        """Module-level functions of this file that build a module on every path: each ``return`` hands back
+        a ``torch.nn`` module class's or a same-file module class's instance, or another such function's
+        (``def block(c_in, c_out): return nn.Sequential(nn.Conv2d(...), nn.ReLU())``), so
+        ``self.enc = block(3, 8)`` is a submodule."""
+        out: set[str] = set()
+
+        def builds(f: FunctionInfo) -> bool:
+            returned = [n.value for n in own_nodes(f.node) if isinstance(n, ast.Return)]
+            return bool(returned) and all(self._builds_module(v, out) for v in returned)
+        tops = [f for f in self.facts.functions if f.cls is None and f.parent is None
+                and isinstance(f.node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        return grow(out, tops, lambda f: f.name, builds)
+
     def _module_names(self) -> set[str]:
         """Names used as nn.Modules anywhere in the file (``model.parameters()``, ``net.train()``)."""
         out: set[str] = set()
@@ -797,10 +812,12 @@ class _Builder:
                   and n.value.id == "self"}
         return frozenset(loaded - stored)
 
-    def _builds_module(self, v: ast.expr) -> bool:
+    def _builds_module(self, v: ast.expr | None, factories: set[str] | None = None) -> bool:
+        """``v`` builds a module: a ``torch.nn`` module class, a same-file one, or a same-file module factory."""
         if not isinstance(v, ast.Call):
             return False
-        if isinstance(v.func, ast.Name) and v.func.id in self.module_classes:
+        local = self.module_factories if factories is None else factories
+        if isinstance(v.func, ast.Name) and (v.func.id in self.module_classes or v.func.id in local):
             return True
         return is_module_class(self.resolve(v.func))
 
@@ -1396,6 +1413,27 @@ class _Builder:
                     attr, done = t.left.attr, None  # type: ignore[attr-defined]
                 elif isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and _self_attr(t.operand):
                     attr, done = t.operand.attr, True  # type: ignore[attr-defined]
+                elif (memo := _memo_test(t)) is not None:
+                    # `if key not in self.cache: ... self.cache[key] = ...`: once per key (a RoPE table per
+                    # sequence length, positions per (b, t, h, w)), where no method empties or rebinds the cache
+                    changed: list[ast.expr] = []
+                    for m in methods:
+                        for a in walk(m) if m.name != "__init__" else ():
+                            if isinstance(a, ast.Assign):
+                                changed += a.targets
+                            elif isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) \
+                                    and a.func.attr in ("clear", "pop", "popitem"):
+                                changed.append(a.func.value)
+                    if any(isinstance(x, ast.Attribute) and _self_attr(x) and x.attr == memo for x in changed):
+                        continue
+                    if any(isinstance(x, ast.Subscript) and isinstance(x.ctx, ast.Store)
+                           and isinstance(x.value, ast.Attribute) and _self_attr(x.value) and x.value.attr == memo
+                           for st in n.body for x in walk(st)):
+                        for st in n.body:
+                            self.out.setup.update(id(x) for x in walk(st) if isinstance(x, ast.stmt))
+                            self.out.cached.update(id(x) for x in walk(st) if isinstance(x, ast.stmt))
+                            self.lazy_calls.update(id(call) for call in _calls_in(st))
+                    continue
                 else:
                     continue
                 if (attr, None if done is None else False) in reset:
@@ -1996,7 +2034,8 @@ class _Builder:
             for c in self.facts.classes:
                 built = c.attrs.get(f.attr) if c.node.name in self.module_classes else None
                 if isinstance(built, ast.Call):
-                    if is_module_class(self.resolve(built.func)):
+                    if is_module_class(self.resolve(built.func)) or isinstance(built.func, ast.Name) \
+                            and built.func.id in self.module_factories:
                         return True
         return False
 
@@ -2568,6 +2607,21 @@ def _leaves_block(body: list[ast.stmt]) -> bool:
     return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Break, ast.Continue))
 
 
+def _memo_test(t: ast.expr) -> str | None:
+    """``attr`` of a memo test ``key not in self.<attr>`` (or ``not key in self.<attr>``)."""
+    negated = isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not)
+    test = t.operand if isinstance(t, ast.UnaryOp) and negated else t
+    wanted = ast.In if negated else ast.NotIn
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], wanted) \
+            and isinstance(test.comparators[0], ast.Attribute) and _self_attr(test.comparators[0]):
+        return test.comparators[0].attr
+    return None
+
+
+# methods of a dict or list that do not change it
+_READ_ONLY_METHODS = frozenset({"get", "items", "keys", "values", "copy", "index", "count"})
+
+
 def _contains(outer: ast.AST, inner: ast.AST) -> bool:
     return (getattr(outer, "lineno", 0) <= getattr(inner, "lineno", 0) <= (getattr(outer, "end_lineno", 0) or 0)
             and outer is not inner)
@@ -2834,6 +2888,34 @@ class _Walker:
         if not isinstance(s, (ast.For, ast.AsyncFor, ast.While)) and any(
                 self.b.resolve(c.func) in GRAPH_SYNCS for c in _calls_in(s)):
             self.synced = True
+
+    def _display_item(self, e: ast.Subscript) -> ast.expr | None:
+        """The item a constant key or index reads from a display this function binds to a plain name
+        (``res = {"logits": model(x), "labels": y}`` ... ``res["logits"]``; ``pair = [model(x), y]`` ...
+        ``pair[0]``): the file assigns the name once, that display, here, and never stores into it or calls a
+        method on it that could change it."""
+        if not isinstance(e.value, ast.Name) or not isinstance(e.slice, ast.Constant):
+            return None
+        name, key = e.value.id, e.slice.value
+        values = self.b.assigned_values(name)
+        if len(values) != 1 or not _contains(self.owner, values[0]) or values[0].lineno >= e.lineno:
+            return None
+        display = values[0]
+        if isinstance(display, ast.Dict) and isinstance(key, str):
+            keys = [k.value if isinstance(k, ast.Constant) else None for k in display.keys]
+            item = display.values[keys.index(key)] if keys.count(key) == 1 and None not in keys else None
+        elif isinstance(display, (ast.List, ast.Tuple)) and type(key) is int and -len(display.elts) <= key \
+                < len(display.elts) and not any(isinstance(x, ast.Starred) for x in display.elts):
+            item = display.elts[key]
+        else:
+            return None
+        for n in walk(self.b.tree):
+            if isinstance(n, ast.Subscript) and not isinstance(n.ctx, ast.Load) or isinstance(n, ast.Call) \
+                    and isinstance(n.func, ast.Attribute) and n.func.attr not in _READ_ONLY_METHODS:
+                held = n.value if isinstance(n, ast.Subscript) else n.func.value  # type: ignore[attr-defined]
+                if isinstance(held, ast.Name) and held.id == name:
+                    return None
+        return item
 
     def _fill(self, name: str, added: list[ast.expr]) -> None:
         """Step code adds the items ``added`` to the list ``name``: where that list starts empty
@@ -3147,9 +3229,9 @@ class _Walker:
                 built = self.cls.attrs.get(e.attr)
                 if isinstance(built, ast.Call):
                     name = b.resolve(built.func)
-                    if is_module_class(name) or (
-                            isinstance(built.func, ast.Name) and built.func.id in b.module_classes):
-                        return MODULE  # self.layer = nn.Linear(...) in __init__
+                    if is_module_class(name) or (isinstance(built.func, ast.Name) and (
+                            built.func.id in b.module_classes or built.func.id in b.module_factories)):
+                        return MODULE  # self.layer = nn.Linear(...) (or a same-file factory of one) in __init__
             if self.cls is not None and isinstance(e.value, ast.Name) and e.value.id == "self":
                 built = self.cls.attrs.get(e.attr)
                 if isinstance(built, ast.Call) and b.resolve(built.func) == "torch.nn.Parameter":
@@ -3196,7 +3278,8 @@ class _Walker:
                 return TENSOR  # stats["loss"] of stats = {"loss": loss, "acc": acc}: each value is a tensor
             if v & TENSOR_LIST:
                 return TENSOR_LIST if isinstance(e.slice, ast.Slice) else TENSOR  # losses[-1], losses[-10:]
-            return 0
+            item = self._display_item(e)
+            return self.b.out.of(item) if item is not None else 0
         if isinstance(e, ast.BinOp):
             lf, rf = self.expr(e.left), self.expr(e.right)
             if isinstance(e.op, _TENSOR_ONLY_OPS) and (lf | rf) & STRUCT and not (lf | rf) & (MODULE | LOADER):

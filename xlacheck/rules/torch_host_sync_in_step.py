@@ -1510,6 +1510,18 @@ class TorchHostSyncInStep(ModuleRule):
                              "(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from "
                              "`xm.add_step_closure(fn, args=(t,))`"),
                 )),
+        # the model output read back from a dict display of the step's results by its constant key
+        Example("import torch.nn.functional as F\nimport torch_xla\ndef train(model, loader, opt, log):\n"
+                "    for x, y in loader:\n        res = {'logits': model(x), 'labels': y}\n"
+                "        logits = res['logits']\n        log(logits.abs().max().item())\n"
+                "        loss = F.cross_entropy(logits, res['labels'])\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (7, 13, "`.item()` reads a torch tensor on the host inside a torch_xla step (a loop that calls "
+                            "torch_xla.sync): the pending graph runs and is cut here; keep the value on the device "
+                            "(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from "
+                            "`xm.add_step_closure(fn, args=(t,))`"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -586,7 +586,9 @@ class TorchOpWithoutLowering(ModuleRule):
     code is declared to run on XLA, anywhere in the file: the optimizer may be the caller's), ops whose
     forward lowers but whose backward kernel falls back (the table's backward probes: `F.glu` ->
     `aten::glu_backward`, `torch.pdist` -> `aten::_pdist_backward`, bilinear `F.interpolate`) are
-    flagged too, on values autograd records, outside `torch.no_grad()`. Ops whose forward lowers
+    flagged too, on values autograd records, outside `torch.no_grad()`, where the call's result, followed
+    through its function, reaches a backward pass or leaves the function (a result only logged or
+    detached runs no backward kernel: measured on `torch.cdist` and `torch.logit`). Ops whose forward lowers
     but whose backward raised on the XLA device where the CPU ran it (the table's `xla_error`
     backward probes: `torch.logdet`, `torch.slogdet` and `torch.linalg.slogdet`, "Expected a
     proper Tensor but got None ... 'LU'") are flagged as errors where, in such a file, the
@@ -672,6 +674,11 @@ class TorchOpWithoutLowering(ModuleRule):
                 "        cov = a @ a.transpose(1, 2) + torch.eye(4, device=a.device)\n"
                 "        loss = torch.linalg.eigvalsh(cov).log().sum(-1).mean() + (y - a.mean((1, 2))).pow(2).mean()\n"
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
+        # the distances are only logged (detached): no backward runs through `torch.cdist`
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, stats):\n    for x, y in loader:\n"
+                "        h = model(x)\n        d = torch.cdist(h, h)\n        loss = (h - y).pow(2).mean()\n"
+                "        loss.backward()\n        opt.step()\n        stats.append(d.mean().detach())\n"
+                "        torch_xla.sync()\n"),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\ndef sample(model, ids, steps):\n    for _ in range(steps):\n"
@@ -775,6 +782,22 @@ class TorchOpWithoutLowering(ModuleRule):
                              "C++) for argument #0 'LU'): this training step backpropagates through its result, so "
                              "the backward pass fails"),
                 )),
+        # the encoder is built by a same-file function that returns a module: its output records grad
+        Example("import torch.nn as nn\nimport torch.nn.functional as F\nimport torch_xla\n\n"
+                "def block(c_in, c_out):\n    return nn.Sequential(nn.Conv2d(c_in, c_out, 3, padding=1), nn.ReLU())\n\n"
+                "class SegNet(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.enc = block(3, 8)\n        self.head = nn.Conv2d(8, 2, 1)\n\n"
+                "    def forward(self, x):\n        up = F.interpolate(self.enc(x), scale_factor=2, mode='bilinear')\n"
+                "        return self.head(up)\n\n"
+                "def train(model, loader, opt):\n    for x, y in loader:\n"
+                "        loss = F.mse_loss(model(x), y)\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (15, 14, "`torch.nn.functional.interpolate` lowers but its backward has no XLA lowering in "
+                             "torch_xla 2.9.0 (aten::upsample_bilinear2d_backward): in this training step the "
+                             "gradient runs on the CPU, with a transfer each way (torch_xla lowers it on TPU; this is "
+                             "the cost on the CPU and GPU backends)"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -796,7 +819,8 @@ class TorchOpWithoutLowering(ModuleRule):
                                        f"({aten}): it runs on the CPU, with a transfer each way, inside the step")
                 continue
             verdict = backward_verdict(op, with_literals(node, ctx), torch, node)
-            if verdict is not None:
+            fn = ctx.index.function_of(node)
+            if verdict is not None and (fn is None or reaches_backward(node, fn, ctx.facts.aliases.resolve)):
                 name, aten = verdict
                 shown = name.replace("Tensor.", "tensor.")
                 ctx.report(self, node, f"`{shown}` lowers but its backward has no XLA lowering in torch_xla {version} "
