@@ -7,7 +7,7 @@ import ast
 from xlacheck import jax_cache
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test, static_hash_kind
+from xlacheck.rules._recompile_scope import in_test, static_hash_kind, stored_jitted_methods
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -125,7 +125,7 @@ class StaticSelfAttributeMutated(ModuleRule):
             cls = info.cls.node
             if static_hash_kind(index, cls.name) != "identity":
                 continue
-            changed = _changed_attributes(index, cls, node.name)
+            changed = _changed_attributes(index, cls, frozenset({node.name}))
             if not changed:
                 continue
             read = _first_read(cls, node, params[0], changed)
@@ -137,6 +137,35 @@ class StaticSelfAttributeMutated(ModuleRule):
                                    f"`{cls.name}` hashes by identity: `{where}()` assigns it again (line {line}), but "
                                    "the cache key does not change, so later calls silently run the code traced with "
                                    "the old value; pass it as an argument, or make the class a pytree")
+        if ctx.preview and jax_cache.stale("wrap.stored_bound_method_attribute_changes"):
+            self._check_stored(ctx)
+
+    def _check_stored(self, ctx: ModuleContext) -> None:
+        """A method jitted once as a bound method and kept on ``self`` (``self.fn = jax.jit(self._fn)``):
+        ``self`` is closed over, so the attributes the trace reads are constants of the compiled code."""
+        index = ctx.index
+        for key, stored in stored_jitted_methods(ctx.facts, index).items():
+            for attr_fn, (info, assign) in stored.items():
+                node = info.node
+                if isinstance(node, ast.Lambda) or info.cls is None or id(info.cls.node) != key \
+                        or in_test(index, ctx.path, node) or in_test(index, ctx.path, assign):
+                    continue
+                self_name = _self_name(node)
+                if self_name is None:
+                    continue
+                cls = info.cls.node
+                changed = _changed_attributes(index, cls, frozenset({attr_fn}), rejits=attr_fn)
+                changed.pop(attr_fn, None)
+                read = _first_read(cls, node, self_name, changed) if changed else None
+                if read is None:
+                    continue
+                at, attr = read
+                where, line = changed[attr]
+                ctx.report(self, at, f"`{node.name}` is jitted once as a bound method (`self.{attr_fn}`, line "
+                                       f"{assign.lineno}) and reads `self.{attr}`: `{where}()` assigns it again "
+                                       f"(line {line}) between its calls, but the trace baked the first value in "
+                                       "and the cache key does not see it, so later calls silently run with the old "
+                                       "value; pass it as an argument")
 
 
 def _methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -173,13 +202,13 @@ def _assigned(node: ast.AST, obj: str) -> list[tuple[str, int]]:
     return out
 
 
-def _method_calls(node: ast.AST, name: str) -> list[ast.Call]:
-    """Calls ``<anything>.name(...)`` under ``node``."""
+def _method_calls(node: ast.AST, names: frozenset[str]) -> list[ast.Call]:
+    """Calls ``<anything>.name(...)`` under ``node``, for a name of ``names``."""
     return [c for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
-            and c.func.attr == name]
+            and c.func.attr in names]
 
 
-def _after_a_call(index: ModuleIndex, node: ast.AST, jitted: str) -> bool:
+def _after_a_call(index: ModuleIndex, node: ast.AST, jitted: frozenset[str]) -> bool:
     """``node`` runs after a call of the jitted method: a loop around it also calls it (or the
     loop calls what contains ``node``), or the function around it called it on an earlier line."""
     if any(_method_calls(loop, jitted) for loop in index.loops_around(node)):
@@ -190,11 +219,14 @@ def _after_a_call(index: ModuleIndex, node: ast.AST, jitted: str) -> bool:
                if index.function_of(c) is func)
 
 
-def _changed_attributes(index: ModuleIndex, cls: ast.ClassDef, jitted: str) -> dict[str, tuple[str, int]]:
+def _changed_attributes(index: ModuleIndex, cls: ast.ClassDef, jitted_names: frozenset[str],
+                        rejits: str | None = None) -> dict[str, tuple[str, int]]:
     """{attribute: (function, line)} for attributes assigned again after the jitted method ran: in a
     method of the class (not a builder, nor one only builders call) that calls the jitted method
     itself, or that is called in a loop or after a call of the jitted method; or on an object of the
-    class in this file, in a loop that calls the jitted method or after such a call."""
+    class in this file, in a loop that calls the jitted method or after such a call. ``jitted_names``:
+    the names it is called by; ``rejits``: the attribute holding it, which a method that assigns it
+    again jits anew (a new trace sees the new values)."""
     methods = _methods(cls)
     by_builders = set().union(*(_called_on_self(m, s) for name, m in methods.items()
                                 if name in _BUILDERS and (s := _self_name(m)) is not None))
@@ -203,14 +235,15 @@ def _changed_attributes(index: ModuleIndex, cls: ast.ClassDef, jitted: str) -> d
     out: dict[str, tuple[str, int]] = {}
     for name, m in methods.items():
         s = _self_name(m)
-        if s is None or name in _BUILDERS or name == jitted or (name in by_builders and name not in by_others):
+        if s is None or name in _BUILDERS or name in jitted_names or (name in by_builders and name not in by_others):
             continue
-        runs_after = bool(_method_calls(m, jitted)) or any(
-            bool(index.loops_around(c)) or _after_a_call(index, c, jitted)
-            for c in _method_calls(index.tree, name) if index.function_of(c) is not m)
-        if not runs_after:
+        runs_after = bool(_method_calls(m, jitted_names)) or any(
+            bool(index.loops_around(c)) or _after_a_call(index, c, jitted_names)
+            for c in _method_calls(index.tree, frozenset({name})) if index.function_of(c) is not m)
+        assigned = _assigned(m, s)
+        if not runs_after or rejits is not None and any(attr == rejits for attr, _ in assigned):
             continue
-        for attr, line in _assigned(m, s):
+        for attr, line in assigned:
             out.setdefault(attr, (name, line))
     for func in ast.walk(index.tree):
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)) or func in methods.values():
@@ -224,7 +257,7 @@ def _changed_attributes(index: ModuleIndex, cls: ast.ClassDef, jitted: str) -> d
         where = getattr(func, "name", "<module>")
         for obj in objects:
             for n in body:
-                if not isinstance(n, (ast.Assign, ast.AugAssign, ast.Call)) or not _after_a_call(index, n, jitted):
+                if not isinstance(n, (ast.Assign, ast.AugAssign, ast.Call)) or not _after_a_call(index, n, jitted_names):
                     continue
                 for attr, line in _assigned(n, obj):
                     out.setdefault(attr, (where, line))
