@@ -26,7 +26,10 @@ class StaticSelfAttributeMutated(ModuleRule):
     calls the jitted method itself or that this file calls in a loop or after a call of it, or
     on an object of the class in this file (`scaler.k = 3.0`) in a loop that calls the jitted
     method or after such a call. A setter called once before the first call (`load()` in set-up
-    code) is not flagged. Whether such a change reaches the
+    code) is not flagged. Also a method jitted once as a bound method and kept on the object
+    (`self.fn = jax.jit(self._draw)`), where `self` is closed over rather than static: an attribute
+    it reads that another method assigns between calls of `self.fn` (not one that jits it anew;
+    `wrap.stored_bound_method_attribute_changes`, stale). Whether such a change reaches the
     compiled code is read from the measured table `xlacheck/data/jax_cache_key.json`
     (`static.self_attribute_mutated`: the later call hits the cache and returns the old result).
 
@@ -85,6 +88,16 @@ class StaticSelfAttributeMutated(ModuleRule):
                 "        self.w = w\n    @partial(jax.jit, static_argnums=0)\n    def predict(self, x):\n"
                 "        return x * self.w\ndef main(xs):\n    p = Predictor()\n    p.load(2.0)\n"
                 "    return [p.predict(x) for x in xs]\n"),
+        # jitted once while bound; the attribute is set only while building the object
+        Example("import jax\nclass Sampler:\n    def __init__(self, key):\n        self.key = key\n"
+                "        self.fn = jax.jit(self._draw)\n    def _draw(self, x):\n"
+                "        return x + jax.random.normal(self.key, x.shape)\n    def sample(self, x):\n"
+                "        return self.fn(x)\n"),
+        # the method that changes the attribute jits the bound method anew: a new trace sees it
+        Example("import jax\nclass Sampler:\n    def __init__(self, key):\n        self.key = key\n"
+                "        self.fn = jax.jit(self._draw)\n    def _draw(self, x):\n"
+                "        return x + jax.random.normal(self.key, x.shape)\n    def reseed(self, key, x):\n"
+                "        self.key = key\n        self.fn = jax.jit(self._draw)\n        return self.fn(x)\n"),
     )
     INVALID = (
         Example("import jax\nfrom functools import partial\nclass Model:\n    def __init__(self, params):\n"
@@ -108,6 +121,17 @@ class StaticSelfAttributeMutated(ModuleRule):
                             '`sweep()` assigns it again (line 12), but the cache key does not change, so later calls '
                             'silently run the code traced with the old value; pass it as an argument, or make the '
                             'class a pytree'),
+                )),
+        # jitted once while bound (wrap.stored_bound_method_attribute_changes: stale), jax#12773
+        Example("import jax\nclass Sampler:\n    def __init__(self, key):\n        self.key = key\n"
+                "        self.fn = jax.jit(self._draw)\n    def _draw(self, x):\n"
+                "        return x + jax.random.normal(self.key, x.shape)\n    def sample(self, x):\n"
+                "        self.key, _ = jax.random.split(self.key)\n        return self.fn(x)\n",
+                expected=(
+                    (7, 38, '`_draw` is jitted once as a bound method (`self.fn`, line 5) and reads `self.key`: '
+                            '`sample()` assigns it again (line 9) between its calls, but the trace baked the first '
+                            'value in and the cache key does not see it, so later calls silently run with the old '
+                            'value; pass it as an argument'),
                 )),
     )
 
@@ -137,7 +161,7 @@ class StaticSelfAttributeMutated(ModuleRule):
                                    f"`{cls.name}` hashes by identity: `{where}()` assigns it again (line {line}), but "
                                    "the cache key does not change, so later calls silently run the code traced with "
                                    "the old value; pass it as an argument, or make the class a pytree")
-        if ctx.preview and jax_cache.stale("wrap.stored_bound_method_attribute_changes"):
+        if jax_cache.stale("wrap.stored_bound_method_attribute_changes"):
             self._check_stored(ctx)
 
     def _check_stored(self, ctx: ModuleContext) -> None:
