@@ -149,14 +149,10 @@ class StaticSelfAttributeMutated(ModuleRule):
             cls = info.cls.node
             if static_hash_kind(index, cls.name) != "identity":
                 continue
-            changed = _changed_attributes(index, cls, frozenset({node.name}))
-            if not changed:
-                continue
-            read = _first_read(cls, node, params[0], changed)
+            read = _stale_read(index, cls, node, params[0], frozenset({node.name}))
             if read is None:
                 continue
-            at, attr = read
-            where, line = changed[attr]
+            at, attr, where, line = read
             ctx.report(self, at, f"jitted `{node.name}` reads `self.{attr}` with `self` static, and "
                                    f"`{cls.name}` hashes by identity: `{where}()` assigns it again (line {line}), but "
                                    "the cache key does not change, so later calls silently run the code traced with "
@@ -177,19 +173,30 @@ class StaticSelfAttributeMutated(ModuleRule):
                 self_name = _self_name(node)
                 if self_name is None:
                     continue
-                cls = info.cls.node
-                changed = _changed_attributes(index, cls, frozenset({attr_fn}), rejits=attr_fn)
-                changed.pop(attr_fn, None)
-                read = _first_read(cls, node, self_name, changed) if changed else None
+                read = _stale_read(index, info.cls.node, node, self_name, frozenset({attr_fn}), rejits=attr_fn)
                 if read is None:
                     continue
-                at, attr = read
-                where, line = changed[attr]
+                at, attr, where, line = read
                 ctx.report(self, at, f"`{node.name}` is jitted once as a bound method (`self.{attr_fn}`, line "
                                        f"{assign.lineno}) and reads `self.{attr}`: `{where}()` assigns it again "
                                        f"(line {line}) between its calls, but the trace baked the first value in "
                                        "and the cache key does not see it, so later calls silently run with the old "
                                        "value; pass it as an argument")
+
+
+def _stale_read(index: ModuleIndex, cls: ast.ClassDef, method: ast.FunctionDef | ast.AsyncFunctionDef,
+                self_name: str, jitted_names: frozenset[str], rejits: str | None = None
+                ) -> tuple[ast.AST, str, str, int] | None:
+    """(where to report, attribute, function, line): an attribute the jitted ``method`` reads that is
+    assigned again after it ran (:func:`_changed_attributes`, :func:`_first_read`)."""
+    changed = _changed_attributes(index, cls, jitted_names, rejits)
+    if rejits is not None:
+        changed.pop(rejits, None)
+    read = _first_read(cls, method, self_name, changed) if changed else None
+    if read is None:
+        return None
+    at, attr = read
+    return (at, attr, *changed[attr])
 
 
 def _methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
