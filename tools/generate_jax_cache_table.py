@@ -962,6 +962,33 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
         f = jax.jit(solver(c, "while_loop"))
         return [lambda: f(x3, 0.5), lambda: f(x3, 0.6), lambda: f(x3, 0.7)]
 
+    @probe("wrap.stored_bound_method_attribute_changes",
+           "o.f = jax.jit(o.m) once; o.k = 2.0; o.f(x)  # m reads self.k",
+           "o.k = 3.0; o.f(x)  # the same jitted object")
+    def _(c):
+        class Sampler:
+            def __init__(self) -> None:
+                self.k = 2.0
+                self.f = jax.jit(self.m)
+
+            def m(self, v: Any) -> Any:
+                c()
+                return v * self.k
+
+        o = Sampler()
+
+        def second() -> Any:
+            o.k = 3.0
+            return o.f(x3)
+        return [lambda: o.f(x3), second]
+
+    @probe("eager.power_concrete_int_exponent_new_value",
+           "0.9 ** count  # not jitted, count = jnp.asarray(1, jnp.int32)",
+           "the same with count 2, then 3  # integer_pow bakes the exponent in")
+    def _(c):
+        counts = [jnp.asarray(n, jnp.int32) for n in (1, 2, 3)]
+        return [lambda n=n: 0.9 ** n for n in counts]
+
 
 def measure() -> dict[str, Any]:
     if "jax" in sys.modules:
@@ -1008,7 +1035,8 @@ def measure() -> dict[str, Any]:
             "recompiles": error is None and then != (0, 0), "error": error,
             "calls": len(calls), "total_compiles": compiles[0] if error is None else None,
         }
-        if key in ("static.self_attribute_mutated", "wrap.closure_global_changes", "static.hash_and_eq_by_type_new_data"):
+        if key in ("static.self_attribute_mutated", "wrap.closure_global_changes", "static.hash_and_eq_by_type_new_data",
+                   "wrap.stored_bound_method_attribute_changes"):
             entry["stale"] = bool((results[0] == results[1]).all())
         out[key] = entry
     return {"schema_version": SCHEMA_VERSION, "jax_version": jax.__version__, "backend": jax.default_backend(),

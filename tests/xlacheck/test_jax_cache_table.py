@@ -46,6 +46,8 @@ def test_unhashable_and_stale():
     assert not jax_cache.raises("static.new_lambda")
     assert jax_cache.stale("static.self_attribute_mutated")
     assert jax_cache.stale("wrap.closure_global_changes")
+    assert jax_cache.stale("wrap.stored_bound_method_attribute_changes")
+    assert jax_cache.recompiles("eager.power_concrete_int_exponent_new_value")
 
 
 def test_unknown_probe_names_the_file():

@@ -930,12 +930,12 @@ def test_xla416_module_list_appended_per_call_traces_every_call():
     """A module-level list a helper appends to, joined with jnp.array: a new length, a new trace,
     on every call of the helper; started afresh (``.clear()``), one trace."""
     from xlacheck.rules.jit_argument_shape_per_iteration import JitArgumentShapePerIteration as R
-    grows = R.INVALID[-1].code
+    grows = _example_code(R.INVALID, "history = []\ndef run_step(i):\n    history.append(float(i))")
     assert "XLA416" in _codes(grows)
     ns = _run(_counted(grows, "def step(h):\n"))
     ns["train"](4)
     assert len(ns["TRACES"]) == 4
-    fresh = R.VALID[-1].code
+    fresh = _example_code(R.VALID, "history.clear()")
     assert "XLA416" not in _codes(fresh)
     ns = _run(_counted(fresh, "def step(h):\n"))
     ns["train"](4)
@@ -1065,3 +1065,18 @@ def test_xla428_per_call_float_in_register_dataclass_meta_field_traces_every_ste
     ns = _run("TRACES = []\n" + leaf.replace("def step(t):\n", "def step(t):\n" + counter))
     ns["train"](jax.numpy.ones(3), 4)
     assert len(ns["TRACES"]) == 1
+
+
+def test_xla420_method_jitted_once_while_bound_keeps_the_first_attribute_value():
+    """XLA420's stored-bound-method example: ``sample()`` splits ``self.key`` before each call of
+    ``self.fn = jax.jit(self._draw)``, but the jitted object keeps the key of its first trace, so two
+    calls draw the same noise; the set-up-only example is not flagged."""
+    from xlacheck.rules.static_self_attribute_mutated import StaticSelfAttributeMutated as R
+    stale = _example_code(R.INVALID, "self.key, _ = jax.random.split(self.key)")
+    assert "XLA420" in _codes(stale)
+    ns = _run(stale)
+    sampler = ns["Sampler"](jax.random.PRNGKey(0))
+    x = jax.numpy.zeros(3)
+    first, second = sampler.sample(x), sampler.sample(x)
+    assert bool((first == second).all())  # the second call used the first key
+    assert "XLA420" not in _codes(_example_code(R.VALID, "    def sample(self, x):\n        return self.fn(x)"))

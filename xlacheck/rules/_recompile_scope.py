@@ -723,12 +723,23 @@ def _class_of(facts: ModuleFacts, index: ModuleIndex, node: ast.AST) -> ClassInf
 def _jitted_methods(facts: ModuleFacts, index: ModuleIndex) -> dict[int, dict[str, FunctionInfo]]:
     """id(class node) -> the attribute a method of that class calls through ``self`` -> the jitted
     method it runs: a method decorated with ``jax.jit``/``partial(jax.jit, ...)``, or one a method
-    binds jitted (``self._step = jax.jit(self._train_step, static_argnames=...)``)."""
+    binds jitted (:func:`stored_jitted_methods`)."""
     resolve = facts.aliases.resolve
     found: dict[int, dict[str, FunctionInfo]] = {}
     for f in facts.functions:
         if f.cls is not None and f.jax and not isinstance(f.node, ast.Lambda) and _jit_decorated(f.node, resolve):
             found.setdefault(id(f.cls.node), {})[f.node.name] = f
+    for key, stored in stored_jitted_methods(facts, index).items():
+        found.setdefault(key, {}).update({attr: method for attr, (method, _) in stored.items()})
+    return found
+
+
+def stored_jitted_methods(facts: ModuleFacts, index: ModuleIndex
+                          ) -> dict[int, dict[str, tuple[FunctionInfo, ast.Assign]]]:
+    """id(class node) -> attribute -> (the method, the assignment) for each method of the class that a
+    method binds jitted on ``self`` (``self._step = jax.jit(self._train_step, static_argnames=...)``)."""
+    resolve = facts.aliases.resolve
+    found: dict[int, dict[str, tuple[FunctionInfo, ast.Assign]]] = {}
     for call, resolved in index.calls:
         if not (resolved in JAX_JIT_NAMES or _partial_of_jit(call.func, resolve)) or not call.args:
             continue
@@ -741,7 +752,7 @@ def _jitted_methods(facts: ModuleFacts, index: ModuleIndex) -> dict[int, dict[st
         method = cls.methods.get(ref.attr) if cls is not None else None
         if method is not None and method.jax and isinstance(target, ast.Attribute) \
                 and isinstance(target.value, ast.Name) and target.value.id == "self":
-            found.setdefault(id(cls.node), {})[target.attr] = method  # type: ignore[union-attr]
+            found.setdefault(id(cls.node), {})[target.attr] = (method, assign)  # type: ignore[union-attr]
     return found
 
 

@@ -19,8 +19,10 @@ from xlacheck.analysis.torch_model import tokens_read_on_host_only
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules._dataset_flow import compiled_consumer, keras_compiled
 from xlacheck.rules._recompile_scope import (
+    JAX_SHAPE_KEEPING,
     TF_SHAPE_KEEPING,
     in_test,
+    jax_jitted_calls_in_host_code,
     padding_kind,
     padding_to_longest,
     pads_to_longest,
@@ -94,19 +96,23 @@ def _tf_padding(call: ast.Call, name: str | None, preview: bool, index: ModuleIn
     return None
 
 
-def _feeds_tf_function_in_loop(index: ModuleIndex, call: ast.Call) -> bool:
+def _feeds_tf_function_in_loop(index: ModuleIndex, call: ast.Call, jitted: frozenset[int] = frozenset()) -> bool:
     """``call`` pads to the longest (``pad_sequences`` without ``maxlen``) inside a loop whose body
-    passes the result to a ``tf.function`` of this file (:func:`padding_to_longest`): one fact, which
-    the rules of that function's argument report (XLA412, or XLA408 for one with a ``None``
-    signature), not this one too."""
+    passes the result to a ``tf.function`` of this file, or to a ``jax.jit`` function (``jitted``: the
+    ids of its calls in host code), per :func:`padding_to_longest`: one fact, which the rules of that
+    function's argument report (XLA412, XLA408 for one with a ``None`` signature, XLA416 for jax.jit),
+    not this one too."""
     loops = index.loops_around(call)
     if not loops or not pads_to_longest(index, call):
         return False
     for site, _ in index.calls:
-        if index.tf_function_called(site) is None or not any(a is loops[0] for a in index.ancestors(site)):
+        jax_site = id(site) in jitted
+        if index.tf_function_called(site) is None and not jax_site \
+                or not any(a is loops[0] for a in index.ancestors(site)):
             continue
         around = index.loops_around(site)
-        if any(padding_to_longest(index, arg, around, TF_SHAPE_KEEPING) is call
+        keeping = JAX_SHAPE_KEEPING if jax_site else TF_SHAPE_KEEPING
+        if any(padding_to_longest(index, arg, around, keeping) is call
                for arg in [*site.args, *(k.value for k in site.keywords)]):
             return True
     return False
@@ -141,7 +147,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
     follows a dataset), else with `--preview`; never when the elements visibly share one shape
     (`Dataset.range`, `from_tensor_slices` of an array, no `map`). A `pad_sequences` batch that the loop
     passes to a `tf.function` of this file is reported there, once, by XLA412 (XLA408 for one with a
-    `None` input signature), not here. Padding a whole corpus in one call gives one length and is
+    `None` input signature), or to a `jax.jit` function of this file, by XLA416, not here. Padding a whole corpus in one call gives one length and is
     not flagged; neither is code returning PyTorch tensors in a file that never uses torch_xla,
     nor PyTorch ids that only stay on the host (bound to a name whose every read takes its shape,
     compares it with `torch.equal` or decodes it: diffusers' truncation warning), nor test functions.
@@ -227,6 +233,19 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
             def train(batches):
                 for seqs in batches:
                     step(tf.keras.utils.pad_sequences(seqs, padding="post"))
+        """),
+        # the padded batch goes to a jax.jit function in the same loop: XLA416 reports it at the argument
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            from keras.utils import pad_sequences
+            @jax.jit
+            def step(p, ids):
+                return p * ids.sum()
+            def train(p, batches):
+                for seqs in batches:
+                    p = step(p, jnp.asarray(pad_sequences(seqs)))
+                return p
         """),
     )
     INVALID = (
@@ -323,6 +342,13 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
         torch_xla = any(name.startswith("torch_xla") for name in ctx.facts.aliases.names.values())
         tf_or_jax = any(name.split(".", 1)[0] in ("tensorflow", "keras", "tf_keras", "jax", "flax")
                         for name in ctx.facts.aliases.names.values())
+        sites: list[frozenset[int]] = []
+
+        def jitted_sites() -> frozenset[int]:  # the jax.jit calls of host code, found once if a padding asks
+            if not sites:
+                sites.append(frozenset(id(c) for c, _ in jax_jitted_calls_in_host_code(ctx.facts, ctx.index, ctx.path)))
+            return sites[0]
+
         for call, name in ctx.index.calls:
             if has_kwargs_splat(call) or in_test(ctx.index, ctx.path, call):
                 continue
@@ -334,8 +360,8 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
             if tf_padding is not None and name is not None and name.endswith("pad_sequences") \
                     and not per_batch(ctx.index, call):
                 continue  # one call over the whole corpus: one global length, one shape
-            if tf_padding is not None and _feeds_tf_function_in_loop(ctx.index, call):
-                continue  # the tf.function it feeds reports it there (XLA412; XLA408 under a None signature)
+            if tf_padding is not None and _feeds_tf_function_in_loop(ctx.index, call, jitted_sites()):
+                continue  # the function it feeds reports it there (XLA412; XLA408 under a None signature; XLA416)
             if tf_padding is not None:
                 ctx.report(self, call, f"{tf_padding}: every distinct length is a new input shape that XLA compiles "
                                        "again; pad to fixed shapes (or bucket boundaries / a multiple of 64)")

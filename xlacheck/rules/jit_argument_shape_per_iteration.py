@@ -20,6 +20,7 @@ from xlacheck.rules._recompile_scope import (
     jax_loop_varying_names,
     jitted_call_resolver,
     module_list_grown_per_call,
+    padding_to_longest,
     params_varied_by_callers,
     runs_traced,
     varying_slice,
@@ -71,7 +72,10 @@ class JitArgumentShapePerIteration(ModuleRule):
     (`hist = jnp.concatenate([hist, out])`, `jnp.append`/`pad`/`vstack` of itself; measured,
     `shape.new_length`), and `jnp.array(tokens)`/`jnp.stack`/`np.asarray` of a Python list the
     loop appends to (`shape.jnp_array_of_list_new_length`), passed directly, through a forwarder
-    of this file or a `**dict`, or to a method jitted while bound. Outside loops, `jnp.array(history)`
+    of this file or a `**dict`, or to a method jitted while bound. Also a batch that Keras
+    `pad_sequences` without `maxlen` pads to the longest sequence of a loop-varying input
+    (`pad_sequences(seqs)` in `for seqs in batches`; measured, `seq.batch_length_per_batch`), passed
+    directly, through `jnp.asarray` or a name the loop assigns. Outside loops, `jnp.array(history)`
     of a module-level list that the calling function appends to before the call and nothing starts
     afresh, in a function that runs per step (called in a loop): the list is longer on every call.
     Calls inside traced code and in tests are left out.
@@ -141,6 +145,10 @@ class JitArgumentShapePerIteration(ModuleRule):
                 "history = []\ndef run_step(i):\n    history.clear()\n    history.append(float(i))\n"
                 "    return step(jnp.array(history))\ndef train(steps):\n    for i in range(steps):\n"
                 "        run_step(i)\n"),
+        # a maxlen: every batch has the same length
+        Example("import jax\nimport jax.numpy as jnp\nfrom keras.utils import pad_sequences\n@jax.jit\n"
+                "def step(p, ids):\n    return p * ids.sum()\ndef train(p, batches):\n    for seqs in batches:\n"
+                "        p = step(p, jnp.asarray(pad_sequences(seqs, maxlen=128)))\n    return p\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef decode_step(params, prefix):\n"
@@ -258,6 +266,17 @@ class JitArgumentShapePerIteration(ModuleRule):
                             'jax.jit traces and compiles again on every call; write into a fixed-size buffer at a '
                             'traced position (`.at[i].set`) and pass the length traced'),
                 )),
+        # each batch padded to its own longest by Keras pad_sequences without maxlen (seq.batch_length_per_batch)
+        Example("import jax\nimport jax.numpy as jnp\nfrom keras.utils import pad_sequences\n@jax.jit\n"
+                "def step(p, ids):\n    return p * ids.sum()\ndef train(p, batches):\n    for seqs in batches:\n"
+                "        ids = pad_sequences(seqs, padding='post')\n        p = step(p, jnp.asarray(ids))\n"
+                "    return p\n",
+                expected=(
+                    (10, 21, 'argument `ids` of jitted `step` is padded by pad_sequences (no maxlen) to the longest '
+                             'sequence of `seqs`, which changes on every iteration: each call passes a new shape, so '
+                             'jax.jit traces and compiles again every iteration; pass a fixed-size (padded) array '
+                             'with the position or a mask, or bucket the lengths'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -362,6 +381,13 @@ class JitArgumentShapePerIteration(ModuleRule):
                                         "jax.jit compiles again for its shape (once per distinct remainder, e.g. each "
                                         "data set); drop the remainder or pad the last batch to the full size with a "
                                         "mask")
+                padded = padding_to_longest(index, arg, loops, _SHAPE_KEEPING)
+                if padded is not None and jax_cache.recompiles("seq.batch_length_per_batch"):
+                    name = next((n.id for n in ast.walk(padded.args[0]) if isinstance(n, ast.Name) and n.id in varying),
+                                None)
+                    if name is not None:
+                        return param, arg, (f"is padded by pad_sequences (no maxlen) to the longest sequence of "
+                                            f"`{name}`, which changes on every iteration: {tail}")
                 if isinstance(arg, (ast.ListComp, ast.DictComp)):
                     name = next((n.id for g in arg.generators for n in ast.walk(g.iter)
                                  if isinstance(n, ast.Name) and n.id in varying), None)

@@ -7,7 +7,7 @@ import ast
 from xlacheck import jax_cache
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test, static_hash_kind
+from xlacheck.rules._recompile_scope import in_test, static_hash_kind, stored_jitted_methods
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -26,7 +26,10 @@ class StaticSelfAttributeMutated(ModuleRule):
     calls the jitted method itself or that this file calls in a loop or after a call of it, or
     on an object of the class in this file (`scaler.k = 3.0`) in a loop that calls the jitted
     method or after such a call. A setter called once before the first call (`load()` in set-up
-    code) is not flagged. Whether such a change reaches the
+    code) is not flagged. Also a method jitted once as a bound method and kept on the object
+    (`self.fn = jax.jit(self._draw)`), where `self` is closed over rather than static: an attribute
+    it reads that another method assigns between calls of `self.fn` (not one that jits it anew;
+    `wrap.stored_bound_method_attribute_changes`, stale). Whether such a change reaches the
     compiled code is read from the measured table `xlacheck/data/jax_cache_key.json`
     (`static.self_attribute_mutated`: the later call hits the cache and returns the old result).
 
@@ -85,6 +88,16 @@ class StaticSelfAttributeMutated(ModuleRule):
                 "        self.w = w\n    @partial(jax.jit, static_argnums=0)\n    def predict(self, x):\n"
                 "        return x * self.w\ndef main(xs):\n    p = Predictor()\n    p.load(2.0)\n"
                 "    return [p.predict(x) for x in xs]\n"),
+        # jitted once while bound; the attribute is set only while building the object
+        Example("import jax\nclass Sampler:\n    def __init__(self, key):\n        self.key = key\n"
+                "        self.fn = jax.jit(self._draw)\n    def _draw(self, x):\n"
+                "        return x + jax.random.normal(self.key, x.shape)\n    def sample(self, x):\n"
+                "        return self.fn(x)\n"),
+        # the method that changes the attribute jits the bound method anew: a new trace sees it
+        Example("import jax\nclass Sampler:\n    def __init__(self, key):\n        self.key = key\n"
+                "        self.fn = jax.jit(self._draw)\n    def _draw(self, x):\n"
+                "        return x + jax.random.normal(self.key, x.shape)\n    def reseed(self, key, x):\n"
+                "        self.key = key\n        self.fn = jax.jit(self._draw)\n        return self.fn(x)\n"),
     )
     INVALID = (
         Example("import jax\nfrom functools import partial\nclass Model:\n    def __init__(self, params):\n"
@@ -109,6 +122,17 @@ class StaticSelfAttributeMutated(ModuleRule):
                             'silently run the code traced with the old value; pass it as an argument, or make the '
                             'class a pytree'),
                 )),
+        # jitted once while bound (wrap.stored_bound_method_attribute_changes: stale), jax#12773
+        Example("import jax\nclass Sampler:\n    def __init__(self, key):\n        self.key = key\n"
+                "        self.fn = jax.jit(self._draw)\n    def _draw(self, x):\n"
+                "        return x + jax.random.normal(self.key, x.shape)\n    def sample(self, x):\n"
+                "        self.key, _ = jax.random.split(self.key)\n        return self.fn(x)\n",
+                expected=(
+                    (7, 38, '`_draw` is jitted once as a bound method (`self.fn`, line 5) and reads `self.key`: '
+                            '`sample()` assigns it again (line 9) between its calls, but the trace baked the first '
+                            'value in and the cache key does not see it, so later calls silently run with the old '
+                            'value; pass it as an argument'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -125,18 +149,54 @@ class StaticSelfAttributeMutated(ModuleRule):
             cls = info.cls.node
             if static_hash_kind(index, cls.name) != "identity":
                 continue
-            changed = _changed_attributes(index, cls, node.name)
-            if not changed:
-                continue
-            read = _first_read(cls, node, params[0], changed)
+            read = _stale_read(index, cls, node, params[0], frozenset({node.name}))
             if read is None:
                 continue
-            at, attr = read
-            where, line = changed[attr]
+            at, attr, where, line = read
             ctx.report(self, at, f"jitted `{node.name}` reads `self.{attr}` with `self` static, and "
                                    f"`{cls.name}` hashes by identity: `{where}()` assigns it again (line {line}), but "
                                    "the cache key does not change, so later calls silently run the code traced with "
                                    "the old value; pass it as an argument, or make the class a pytree")
+        if jax_cache.stale("wrap.stored_bound_method_attribute_changes"):
+            self._check_stored(ctx)
+
+    def _check_stored(self, ctx: ModuleContext) -> None:
+        """A method jitted once as a bound method and kept on ``self`` (``self.fn = jax.jit(self._fn)``):
+        ``self`` is closed over, so the attributes the trace reads are constants of the compiled code."""
+        index = ctx.index
+        for key, stored in stored_jitted_methods(ctx.facts, index).items():
+            for attr_fn, (info, assign) in stored.items():
+                node = info.node
+                if isinstance(node, ast.Lambda) or info.cls is None or id(info.cls.node) != key \
+                        or in_test(index, ctx.path, node) or in_test(index, ctx.path, assign):
+                    continue
+                self_name = _self_name(node)
+                if self_name is None:
+                    continue
+                read = _stale_read(index, info.cls.node, node, self_name, frozenset({attr_fn}), rejits=attr_fn)
+                if read is None:
+                    continue
+                at, attr, where, line = read
+                ctx.report(self, at, f"`{node.name}` is jitted once as a bound method (`self.{attr_fn}`, line "
+                                       f"{assign.lineno}) and reads `self.{attr}`: `{where}()` assigns it again "
+                                       f"(line {line}) between its calls, but the trace baked the first value in "
+                                       "and the cache key does not see it, so later calls silently run with the old "
+                                       "value; pass it as an argument")
+
+
+def _stale_read(index: ModuleIndex, cls: ast.ClassDef, method: ast.FunctionDef | ast.AsyncFunctionDef,
+                self_name: str, jitted_names: frozenset[str], rejits: str | None = None
+                ) -> tuple[ast.AST, str, str, int] | None:
+    """(where to report, attribute, function, line): an attribute the jitted ``method`` reads that is
+    assigned again after it ran (:func:`_changed_attributes`, :func:`_first_read`)."""
+    changed = _changed_attributes(index, cls, jitted_names, rejits)
+    if rejits is not None:
+        changed.pop(rejits, None)
+    read = _first_read(cls, method, self_name, changed) if changed else None
+    if read is None:
+        return None
+    at, attr = read
+    return (at, attr, *changed[attr])
 
 
 def _methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -173,13 +233,13 @@ def _assigned(node: ast.AST, obj: str) -> list[tuple[str, int]]:
     return out
 
 
-def _method_calls(node: ast.AST, name: str) -> list[ast.Call]:
-    """Calls ``<anything>.name(...)`` under ``node``."""
+def _method_calls(node: ast.AST, names: frozenset[str]) -> list[ast.Call]:
+    """Calls ``<anything>.name(...)`` under ``node``, for a name of ``names``."""
     return [c for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
-            and c.func.attr == name]
+            and c.func.attr in names]
 
 
-def _after_a_call(index: ModuleIndex, node: ast.AST, jitted: str) -> bool:
+def _after_a_call(index: ModuleIndex, node: ast.AST, jitted: frozenset[str]) -> bool:
     """``node`` runs after a call of the jitted method: a loop around it also calls it (or the
     loop calls what contains ``node``), or the function around it called it on an earlier line."""
     if any(_method_calls(loop, jitted) for loop in index.loops_around(node)):
@@ -190,11 +250,14 @@ def _after_a_call(index: ModuleIndex, node: ast.AST, jitted: str) -> bool:
                if index.function_of(c) is func)
 
 
-def _changed_attributes(index: ModuleIndex, cls: ast.ClassDef, jitted: str) -> dict[str, tuple[str, int]]:
+def _changed_attributes(index: ModuleIndex, cls: ast.ClassDef, jitted_names: frozenset[str],
+                        rejits: str | None = None) -> dict[str, tuple[str, int]]:
     """{attribute: (function, line)} for attributes assigned again after the jitted method ran: in a
     method of the class (not a builder, nor one only builders call) that calls the jitted method
     itself, or that is called in a loop or after a call of the jitted method; or on an object of the
-    class in this file, in a loop that calls the jitted method or after such a call."""
+    class in this file, in a loop that calls the jitted method or after such a call. ``jitted_names``:
+    the names it is called by; ``rejits``: the attribute holding it, which a method that assigns it
+    again jits anew (a new trace sees the new values)."""
     methods = _methods(cls)
     by_builders = set().union(*(_called_on_self(m, s) for name, m in methods.items()
                                 if name in _BUILDERS and (s := _self_name(m)) is not None))
@@ -203,14 +266,15 @@ def _changed_attributes(index: ModuleIndex, cls: ast.ClassDef, jitted: str) -> d
     out: dict[str, tuple[str, int]] = {}
     for name, m in methods.items():
         s = _self_name(m)
-        if s is None or name in _BUILDERS or name == jitted or (name in by_builders and name not in by_others):
+        if s is None or name in _BUILDERS or name in jitted_names or (name in by_builders and name not in by_others):
             continue
-        runs_after = bool(_method_calls(m, jitted)) or any(
-            bool(index.loops_around(c)) or _after_a_call(index, c, jitted)
-            for c in _method_calls(index.tree, name) if index.function_of(c) is not m)
-        if not runs_after:
+        runs_after = bool(_method_calls(m, jitted_names)) or any(
+            bool(index.loops_around(c)) or _after_a_call(index, c, jitted_names)
+            for c in _method_calls(index.tree, frozenset({name})) if index.function_of(c) is not m)
+        assigned = _assigned(m, s)
+        if not runs_after or rejits is not None and any(attr == rejits for attr, _ in assigned):
             continue
-        for attr, line in _assigned(m, s):
+        for attr, line in assigned:
             out.setdefault(attr, (name, line))
     for func in ast.walk(index.tree):
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)) or func in methods.values():
@@ -224,7 +288,7 @@ def _changed_attributes(index: ModuleIndex, cls: ast.ClassDef, jitted: str) -> d
         where = getattr(func, "name", "<module>")
         for obj in objects:
             for n in body:
-                if not isinstance(n, (ast.Assign, ast.AugAssign, ast.Call)) or not _after_a_call(index, n, jitted):
+                if not isinstance(n, (ast.Assign, ast.AugAssign, ast.Call)) or not _after_a_call(index, n, jitted_names):
                     continue
                 for attr, line in _assigned(n, obj):
                     out.setdefault(attr, (where, line))
