@@ -41,7 +41,7 @@ from functools import cache, lru_cache
 
 from xlacheck._data import load_json
 from xlacheck.analysis import TRY_STATEMENTS, dotted, is_main_guard, walk
-from xlacheck.analysis.calls import closed_call_literals, literal_test, none_test_helpers
+from xlacheck.analysis.calls import binding_counts, closed_call_literals, literal_test, none_test_helpers
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
@@ -117,13 +117,7 @@ def cuda_autocast_helpers(tree: ast.Module, resolve: Callable[[ast.expr], str | 
     name bound to such a value), ``not`` of a True one never. openfold's ``is_fp16_enabled()`` is
     ``torch.get_autocast_gpu_dtype() == torch.float16 and torch.is_autocast_enabled()``: a fp16 guard that calls
     it (``if is_fp16_enabled() and a_std != 0.:``) skips its read on XLA. Sorted names, each bound once."""
-    bound: dict[str, int] = {}
-    for n in walk(tree):
-        name = n.name if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else (
-            n.asname or n.name.split(".")[0] if isinstance(n, ast.alias) else
-            n.id if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) else None)
-        if name is not None:
-            bound[name] = bound.get(name, 0) + 1
+    bound = binding_counts(tree)
 
     def false_on_xla(e: ast.expr, names: set[str]) -> bool:
         if isinstance(e, ast.Call):
@@ -2577,13 +2571,7 @@ def divisibility_helpers(tree: ast.Module) -> frozenset[str]:
     parameters without decorators whose body is that return alone (a docstring aside; ``0 == a % b`` too), by name;
     a name the module binds more than once is left out. :func:`_every_n_test` reads ``divisible_by(step, n)`` as
     ``step % n == 0``."""
-    bound: dict[str, int] = {}
-    for n in walk(tree):
-        name = n.name if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else (
-            n.asname or n.name.split(".")[0] if isinstance(n, ast.alias) else
-            n.id if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) else None)
-        if name is not None:
-            bound[name] = bound.get(name, 0) + 1
+    bound = binding_counts(tree)
     out = set()
     for f in tree.body:
         if not isinstance(f, ast.FunctionDef) or f.decorator_list or bound.get(f.name) != 1:
