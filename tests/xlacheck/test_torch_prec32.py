@@ -6,9 +6,6 @@
   modules that import it (:func:`xlacheck.analysis.torch_model.cuda_autocast_helpers`, ``analysis.project.imports``).
 - An operand after one that decides an ``and``/``or`` chain on XLA never runs, also in the middle of a chain of
   three (``is_fp16_enabled() and a_std != 0. and b_std != 0.``): XLA350 read ``a_std != 0.`` as a host read.
-- A module's own divisibility test (``def divisible_by(num, den): return (num % den) == 0``) called on Python
-  values is ``step % n == 0``: its branch runs every n-th step
-  (:func:`xlacheck.analysis.torch_model.divisibility_helpers`).
 """
 
 from __future__ import annotations
@@ -20,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from xlacheck.analysis.imports import AliasTable
-from xlacheck.analysis.torch_model import canonical, cuda_autocast_helpers, divisibility_helpers
+from xlacheck.analysis.torch_model import canonical, cuda_autocast_helpers
 from xlacheck.api import check_paths
 from xlacheck.config import Settings
 from xlacheck.engine import check_source
@@ -117,44 +114,3 @@ def test_an_operand_after_the_deciding_one_is_not_read() -> None:
     src = "import torch\nimport torch.nn as nn\n" + BLOCK.replace("is_fp16_enabled()", "torch.is_autocast_enabled()")
     assert _found(src) == []
     assert _found(src.replace("torch.is_autocast_enabled()", "torch.cuda.is_available()")) == [("XLA350", 8)]
-
-
-PERIODIC = """
-import torch
-import torch_xla
-
-
-def divisible_by(num, den):
-    return (num % den) == 0
-
-
-def train(model, loader, opt, save_every):
-    for step, (x, y) in enumerate(loader):
-        loss = model(x).sum()
-        loss.backward()
-        opt.step()
-        torch_xla.sync()
-        if divisible_by(step, save_every):
-            print(loss.item())
-"""
-
-
-def test_a_module_s_own_divisibility_test_marks_a_periodic_branch() -> None:
-    """lucidrains' ``divisible_by(step, save_every)`` is ``step % save_every == 0``: a read in its branch is a read
-    every n-th step, which XLA350 leaves alone as it does under ``if step % n == 0:``."""
-    src = textwrap.dedent(PERIODIC)
-    assert _found(src) == []
-    assert _found(src.replace("if divisible_by(step, save_every):", "if step % save_every == 0:")) == []
-    for other in ("return (num % den) == 1", "return (den % num) == 0", "return num % den"):
-        assert _found(src.replace("return (num % den) == 0", other)) == [("XLA350", 17)], other
-    assert _found(src + "\n\ndivisible_by = None\n") == [("XLA350", 17)]  # bound twice: not known
-
-
-@pytest.mark.parametrize("helper, found", [
-    ("def divisible_by(num, den):\n    '''doc'''\n    return 0 == num % den\n", ("divisible_by",)),
-    ("def divisible_by(num, den=2):\n    return (num % den) == 0\n", ()),  # a default: a call may pass one value
-    ("@cache\ndef divisible_by(num, den):\n    return (num % den) == 0\n", ()),
-    ("def divisible_by(num, den, k):\n    return (num % den) == 0\n", ()),
-])
-def test_which_defs_are_divisibility_tests(helper: str, found: tuple[str, ...]) -> None:
-    assert tuple(sorted(divisibility_helpers(ast.parse(helper)))) == found

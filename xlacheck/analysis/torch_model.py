@@ -725,7 +725,6 @@ class _Builder:
         # literal (analysis.calls)
         self.literals = closed_call_literals(tree, facts.functions, facts.call_literals)
         self.none_tests = none_test_helpers(tree)  # the module's own `def exists(v): return v is not None`
-        self.divisibility = divisibility_helpers(tree)  # the module's own `def divisible_by(num, den): ...`
         # CUDA autocast queries, False on XLA: the module's own (``def is_fp16_enabled(): ...``) and those it imports
         # from other modules of the project, by the name its calls use (analysis.project.imports)
         self.cuda_queries = frozenset(cuda_autocast_helpers(tree, self.resolve)) | facts.imported_cuda_queries
@@ -2566,35 +2565,8 @@ def _non_finite_test(test: ast.expr) -> bool:
     return False
 
 
-def divisibility_helpers(tree: ast.Module) -> frozenset[str]:
-    """The module's own divisibility tests: ``def divisible_by(num, den): return (num % den) == 0``, a def of two
-    parameters without decorators whose body is that return alone (a docstring aside; ``0 == a % b`` too), by name;
-    a name the module binds more than once is left out. :func:`_every_n_test` reads ``divisible_by(step, n)`` as
-    ``step % n == 0``."""
-    bound = binding_counts(tree)
-    out = set()
-    for f in tree.body:
-        if not isinstance(f, ast.FunctionDef) or f.decorator_list or bound.get(f.name) != 1:
-            continue
-        a = f.args
-        params = [p.arg for p in (*a.posonlyargs, *a.args)]
-        body = [s for s in f.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-        if len(params) != 2 or a.vararg or a.kwarg or a.kwonlyargs or a.defaults or len(body) != 1:
-            continue
-        r = body[0].value if isinstance(body[0], ast.Return) else None
-        if not (isinstance(r, ast.Compare) and len(r.ops) == 1 and isinstance(r.ops[0], ast.Eq)):
-            continue
-        sides = [r.left, r.comparators[0]]
-        zero = [e for e in sides if isinstance(e, ast.Constant) and e.value == 0 and not isinstance(e.value, bool)]
-        mod = [e for e in sides if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Mod)]
-        if zero and mod and [dotted(mod[0].left), dotted(mod[0].right)] == params:
-            out.add(f.name)
-    return frozenset(out)
-
-
-def _every_n_test(test: ast.expr, is_tensor: Callable[[ast.expr], bool], helpers: frozenset[str] = frozenset()) -> bool:
-    """``step % n == 0`` (either side, also inside ``and``) on values ``is_tensor`` does not prove, or a call of one
-    of the module's ``helpers`` (:func:`divisibility_helpers`: ``divisible_by(step, n)``) on such values;
+def _every_n_test(test: ast.expr, is_tensor: Callable[[ast.expr], bool]) -> bool:
+    """``step % n == 0`` (either side, also inside ``and``) on values ``is_tensor`` does not prove;
     also ``or``-ed with equality tests of such values, which hold at single steps (the first or the
     last: ``batch_idx == 0 or (batch_idx + 1) % n == 0``)."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
@@ -2602,15 +2574,12 @@ def _every_n_test(test: ast.expr, is_tensor: Callable[[ast.expr], bool], helpers
             parts = p.values if isinstance(p, ast.BoolOp) and isinstance(p.op, ast.And) else [p]
             return any(isinstance(q, ast.Compare) and all(isinstance(o, ast.Eq) for o in q.ops)
                        and not any(is_tensor(e) for e in (q.left, *q.comparators)) for q in parts)
-        every = [_every_n_test(p, is_tensor, helpers) for p in test.values]
+        every = [_every_n_test(p, is_tensor) for p in test.values]
         return any(every) and all(e or single(p) for e, p in zip(every, test.values))
     parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
     for p in parts:
-        if isinstance(p, ast.BoolOp) and isinstance(p.op, ast.Or) and _every_n_test(p, is_tensor, helpers):
+        if isinstance(p, ast.BoolOp) and isinstance(p.op, ast.Or) and _every_n_test(p, is_tensor):
             return True  # `do_eval and (step % n == 0 or step == last)`
-        if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and p.func.id in helpers and len(p.args) == 2 \
-                and not p.keywords and not any(is_tensor(a) for a in p.args):
-            return True  # divisible_by(step, save_every)
         if isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], ast.Eq):
             for side in (p.left, p.comparators[0]):
                 if isinstance(side, ast.BinOp) and isinstance(side.op, ast.Mod) and not (
@@ -2951,10 +2920,9 @@ class _Walker:
             and any(self.b.out.of(x) & STRUCT for x in (e.left, *e.comparators))
 
     def _every_n(self, test: ast.expr) -> int:
-        """1 for ``step % n == 0`` (either side, also inside ``and``; ``divisible_by(step, n)`` of the module's own
-        helper) on Python values: the branch runs every n-th step (the documented way to log from a torch_xla
-        loop)."""
-        return int(_every_n_test(test, lambda e: bool(self.b.out.of(e) & TENSOR), self.b.divisibility))
+        """1 for ``step % n == 0`` (either side, also inside ``and``) on Python values: the branch runs
+        every n-th step (the documented way to log from a torch_xla loop)."""
+        return int(_every_n_test(test, lambda e: bool(self.b.out.of(e) & TENSOR)))
 
     def dead_block(self, body: list[ast.stmt], dead: bool) -> None:
         """Walk a branch; one that cannot run on the XLA device (``if not is_torch_xla_available():``) is walked
