@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from xlacheck.analysis.project import (  # noqa: E402
     ProjectFile,
     call_literals,
+    imports,
     merge_literals,
     unreached_modules,
     unset_flags,
@@ -53,14 +54,19 @@ def lint_paths(paths: list[str], *, torch_xla: bool, preview: bool) -> list[tupl
     with findings in modules nothing in the project imports, names or runs
     (analysis.project.unreached_modules) or in classes nothing in the project names
     (analysis.project.unused_classes), the call literals joined by the parameters nothing in the project
-    sets (analysis.project.unset_flags); files are decoded as the CLI decodes them
+    sets (analysis.project.unset_flags), and those that import a CUDA autocast query of another file
+    (analysis.project.imports); files are decoded as the CLI decodes them
     (a BOM is not a syntax error). Returns (path, source, checked file) in the order of ``paths``
     (benchmarks/judged_real_code.py lints the PyTorch corpora with it)."""
     first = {}
     for path in paths:
         source = _read(path)
         first[path] = (source, check_file(source, path, torch_xla=torch_xla, preview=preview))
-    literals = call_literals([ProjectFile(p, p, c.summary) for p, (_, c) in first.items() if c.summary is not None])
+    project = [ProjectFile(p, p, c.summary) for p, (_, c) in first.items() if c.summary is not None]
+    literals = call_literals(project)
+    # the CUDA autocast queries a file imports from another (analysis.torch_model.cuda_autocast_helpers): they only
+    # decide branches that never run on XLA, so only a file with findings is linted again with what it imports
+    imported = {p: i for p, i in imports(project).items() if i.cuda_queries}
     unreached = unreached_modules(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
     unused = unused_classes(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
     literals = merge_literals(literals, unset_flags(paths, only=[p for p, (_, c) in first.items()
@@ -68,10 +74,11 @@ def lint_paths(paths: list[str], *, torch_xla: bool, preview: bool) -> list[tupl
     out = []
     for path in paths:
         source, checked = first[path]
-        if (path in literals or path in unreached or path in unused) and checked.result.diagnostics:
+        if (path in literals or path in unreached or path in unused or path in imported) \
+                and checked.result.diagnostics:
             checked = check_file(source, path, torch_xla=torch_xla, preview=preview,
                                  literals=literals.get(path), unreached=unreached.get(path),
-                                 unused_classes=unused.get(path))
+                                 unused_classes=unused.get(path), imported=imported.get(path))
         out.append((path, source, checked))
     return out
 

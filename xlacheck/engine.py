@@ -264,6 +264,7 @@ def _check_tree(
         facts.imported_compiled = imported.compiled
         facts.imported_enums = imported.enums
         facts.imported_nonnumeric_enums = imported.nonnumeric_enums
+        facts.imported_cuda_queries = imported.cuda_queries
     if not facts.aliases.frameworks and not facts.imported_compiled:
         if summary is not None:
             summary.append(summarize(facts, tree))

@@ -28,8 +28,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "eval_cases" / "torch_xla"
 
 
-def _codes(src: str, *, declared: bool = False) -> list[str]:
-    return [d.code for d in check_source(textwrap.dedent(src), "t.py", torch_xla=declared).diagnostics]
+def _codes(src: str, *, declared: bool = False, preview: bool = False) -> list[str]:
+    found = check_source(textwrap.dedent(src), "t.py", torch_xla=declared, preview=preview).diagnostics
+    return [d.code for d in found]
 
 
 XLA_LOOP = """
@@ -209,7 +210,8 @@ def test_items_of_a_plain_dataloader_stay_on_the_cpu_until_moved() -> None:
     """)
     # no host read (lengths stays on the CPU); the slice of the moved batch at a per-batch length
     # recompiles for each value (XLA450: x[:, :n] is a multi-axis index, so x is a tensor)
-    assert _codes(src) == ["XLA450"]
+    # (preview: XLA450 is behind --preview, below 90% true on real code)
+    assert _codes(src, preview=True) == ["XLA450"]
     moved = src.replace("x = x.to(device)", "x, lengths = x.to(device), lengths.to(device)")
     moved = moved.replace("        n = int(lengths.max())\n", "").replace(
         "        loss = model", "        n = int(lengths.max())\n        loss = model")
@@ -996,13 +998,14 @@ def make_train_step(model, opt):
 
 def test_step_function_argument_reaching_a_slice_bound_is_a_recompile() -> None:
     """pytorch/xla #1368: per-sample offsets handed to the training step, iterated in the model's forward."""
-    assert _codes(_STEP_ARG.format(default=""), declared=True) == ["XLA450"]
+    # (preview: XLA450 is behind --preview, below 90% true on real code)
+    assert _codes(_STEP_ARG.format(default=""), declared=True, preview=True) == ["XLA450"]
     # a default value: a setting of the run, not a value of each call
-    assert _codes(_STEP_ARG.format(default="=((0, 4), (1, 3))"), declared=True) == []
+    assert _codes(_STEP_ARG.format(default="=((0, 4), (1, 3))"), declared=True, preview=True) == []
     # an argument the forward uses as a tensor is a batch, not a Python value
     tensor_use = _STEP_ARG.format(default="").replace("return torch.stack([h[b, :, beg:beg + 8] for b, (beg, _) in "
                                                       "enumerate(trim)])", "return h * trim")
-    assert _codes(tensor_use, declared=True) == []
+    assert _codes(tensor_use, declared=True, preview=True) == []
 
 
 def test_step_function_argument_used_as_an_index_is_not_claimed() -> None:
@@ -1018,7 +1021,7 @@ def test_step_function_argument_used_as_an_index_is_not_claimed() -> None:
             loss.backward()
             opt.step()
     """
-    found = check_source(textwrap.dedent(src), "t.py").diagnostics
+    found = check_source(textwrap.dedent(src), "t.py", preview=True).diagnostics  # XLA450 is behind --preview
     assert [(d.code, d.line) for d in found] == [("XLA450", 8)] and "`n`" in found[0].message
 
 
@@ -1589,8 +1592,8 @@ def test_the_decode_method_a_declared_function_hands_off_to_has_its_own_set_up()
                     break
             return tokens
     """)
-    found = [(d.code, d.line) for d in check_source(src, "m.py", torch_xla=True).diagnostics]
-    assert found == [("XLA450", 10), ("XLA350", 13)]
+    found = [(d.code, d.line) for d in check_source(src, "m.py", torch_xla=True, preview=True).diagnostics]
+    assert found == [("XLA450", 10), ("XLA350", 13)]  # (XLA450 is behind --preview)
     # a module's forward is a step in itself (no set-up phase): the same read there is one in every step
     forward = src.replace("    @torch.no_grad()\n    def generate(", "    def forward(")
     assert ("XLA350", 8) in [(d.code, d.line) for d in check_source(forward, "m.py", torch_xla=True).diagnostics]

@@ -87,7 +87,8 @@ def _lint(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, str, int]]:
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(src))
-    result = check_paths([str(tmp_path)], Settings(cache=False, root=tmp_path, torch_xla=True))
+    # preview: XLA450 (a slice bound) is behind --preview (below 90% true on real code); its facts are still tested
+    result = check_paths([str(tmp_path)], Settings(cache=False, root=tmp_path, torch_xla=True, preview=True))
     return sorted((Path(f.path).relative_to(tmp_path).as_posix(), d.code, d.line)
                   for f in result.files for d in f.diagnostics)
 

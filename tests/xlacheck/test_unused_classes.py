@@ -100,7 +100,7 @@ def test_classes_nothing_names_are_unused_to_a_fixed_point(tmp_path: Path) -> No
 
 def test_the_run_sets_their_findings_aside(tmp_path: Path) -> None:
     _write(tmp_path, PROJECT)
-    result = check_paths([str(tmp_path)], Settings(cache=False, root=tmp_path, torch_xla=True))
+    result = check_paths([str(tmp_path)], Settings(cache=False, root=tmp_path, torch_xla=True, preview=True))
     assert sorted((Path(d.path).name, d.line) for d in result.diagnostics) == [("blocks.py", 7), ("blocks.py", 36)]
     aside = sorted((s.diagnostic.line, s.reason, s.why.split(":")[0]) for s in result.set_aside)
     assert aside == [
@@ -114,8 +114,9 @@ def test_the_run_sets_their_findings_aside(tmp_path: Path) -> None:
 
 def test_the_engine_takes_the_steps_of_unused_classes_away() -> None:
     source = textwrap.dedent(BLOCKS).lstrip("\n")
-    plain = check_file(source, "pkg/blocks.py", torch_xla=True).result
-    fact = check_file(source, "pkg/blocks.py", torch_xla=True, unused_classes={"Unused": "never named"}).result
+    plain = check_file(source, "pkg/blocks.py", torch_xla=True, preview=True).result
+    fact = check_file(source, "pkg/blocks.py", torch_xla=True, preview=True,
+                      unused_classes={"Unused": "never named"}).result
     assert [d.line for d in plain.diagnostics] == [7, 12, 17, 31, 36]
     assert [d.line for d in fact.diagnostics] == [7, 17, 31, 36]
     assert [(s.diagnostic.line, s.reason, s.why) for s in fact.set_aside] == [
@@ -205,7 +206,7 @@ def test_a_method_nothing_names_never_runs(tmp_path: Path) -> None:
              "README.md": "depth = Depth().infer_item(x)\n"}
     _write(tmp_path, files)
     assert _unused(tmp_path) == {"depth.py": ["Depth.infer_numpy", "Hooks.training_step"]}
-    result = check_paths([str(tmp_path)], Settings(cache=False, root=tmp_path, torch_xla=True))
+    result = check_paths([str(tmp_path)], Settings(cache=False, root=tmp_path, torch_xla=True, preview=True))
     assert sorted((Path(d.path).name, d.line) for d in result.diagnostics) == [("depth.py", 19)]
     assert sorted((s.diagnostic.line, s.why.split(":")[0]) for s in result.set_aside) == [
         (15, "no file of the project names method infer_numpy of class Depth outside the method itself")]
@@ -256,7 +257,7 @@ def test_a_script_nothing_runs_imports_runs_only_what_its_main_block_reaches(tmp
                        "pkg/vendor/trainer.py": VENDOR_TRAINER}
     _write(tmp_path, files)
     assert _unused(tmp_path)["loss.py"] == ["SILogLoss", "scale_and_shift"]
-    result = check_paths([str(tmp_path)], Settings(cache=False, root=tmp_path, torch_xla=True))
+    result = check_paths([str(tmp_path)], Settings(cache=False, root=tmp_path, torch_xla=True, preview=True))
     assert not [d for d in result.diagnostics if Path(d.path).name == "loss.py"]
     assert sorted((s.diagnostic.line, s.reason) for s in result.set_aside if Path(s.diagnostic.path).name
                   == "loss.py") == [(8, SetAsideReason.UNUSED_CLASS)]

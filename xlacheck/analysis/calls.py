@@ -472,11 +472,9 @@ def _literal_key(e: ast.expr) -> str | None:
     return None
 
 
-def none_test_helpers(tree: ast.Module) -> dict[str, bool]:
-    """The module's own None tests: ``def exists(v): return v is not None`` (True) and ``def missing(v): return v is
-    None`` (False), a def of one parameter whose body is that return alone (a docstring aside), by name; a name the
-    module binds more than once is left out. :func:`literal_test` reads ``exists(p)`` as ``p is not None``."""
-    out: dict[str, bool] = {}
+def binding_counts(tree: ast.Module) -> dict[str, int]:
+    """How many times the module binds each name anywhere (defs, classes, imports, stores): a helper read from its
+    body is known by its name only where the name is bound once."""
     bound: dict[str, int] = {}
     for n in walk(tree):
         name = n.name if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else (
@@ -484,6 +482,15 @@ def none_test_helpers(tree: ast.Module) -> dict[str, bool]:
             n.id if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) else None)
         if name is not None:
             bound[name] = bound.get(name, 0) + 1
+    return bound
+
+
+def none_test_helpers(tree: ast.Module) -> dict[str, bool]:
+    """The module's own None tests: ``def exists(v): return v is not None`` (True) and ``def missing(v): return v is
+    None`` (False), a def of one parameter whose body is that return alone (a docstring aside), by name; a name the
+    module binds more than once is left out. :func:`literal_test` reads ``exists(p)`` as ``p is not None``."""
+    out: dict[str, bool] = {}
+    bound = binding_counts(tree)
     for f in tree.body:
         if not isinstance(f, ast.FunctionDef) or f.decorator_list:
             continue

@@ -261,6 +261,8 @@ class Imported:
     enums: frozenset[str] = frozenset()
     # Enum classes whose members are no number (plain ones included: :func:`nonnumeric_enums`)
     nonnumeric_enums: frozenset[str] = frozenset()
+    # functions that return CUDA autocast's state, False on XLA (analysis.torch_model.cuda_autocast_helpers)
+    cuda_queries: frozenset[str] = frozenset()
 
 
 def compiled_key(imported: Imported | None) -> bytes:
@@ -270,7 +272,8 @@ def compiled_key(imported: Imported | None) -> bytes:
     import json
 
     return b"\0imported:" + json.dumps([sorted([k, c.to_json()] for k, c in imported.compiled.items()),
-                                         sorted(imported.enums), sorted(imported.nonnumeric_enums)]).encode()
+                                         sorted(imported.enums), sorted(imported.nonnumeric_enums),
+                                         sorted(imported.cuda_queries)]).encode()
 
 
 # Enum bases whose members convert to no tensor (an IntEnum or StrEnum member is an int or a str, and so

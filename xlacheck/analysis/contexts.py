@@ -440,6 +440,9 @@ class ModuleFacts:
     # Enum classes of other modules of the project whose members are no number, by the name this file's
     # code uses (analysis.project.imports; set by the engine from the project pass)
     imported_nonnumeric_enums: frozenset[str] = frozenset()
+    # CUDA autocast queries of other modules of the project (False on XLA), by the name this file's code uses
+    # (analysis.torch_model.cuda_autocast_helpers through analysis.project.imports; set by the engine)
+    imported_cuda_queries: frozenset[str] = frozenset()
     # Enum classes whose members are no number that this file's code names (plain ones included;
     # analysis.compiled_exports.nonnumeric_enum_names), on first use
     nonnumeric_enum_names: frozenset[str] | None = None

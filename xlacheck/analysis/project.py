@@ -80,6 +80,9 @@ class Summary:
     # (the imported name, the line, ((position "0" or keyword, follows a step counter), ...))
     # (rules._recompile_scope.loops_into_other_modules)
     loop_calls: tuple[tuple[str, int, tuple[tuple[str, bool], ...]], ...] = ()
+    # its module-level functions that return CUDA autocast's state, False on XLA
+    # (analysis.torch_model.cuda_autocast_helpers)
+    cuda_queries: tuple[str, ...] = ()
 
     def to_json(self) -> list[object]:
         return [[[n, int(level)] for n, level in self.functions], [[n, list(c)] for n, c in self.calls],
@@ -88,7 +91,7 @@ class Summary:
                 [list(e) for e in self.exports], None if self.call_index is None else self.call_index.to_json(),
                 [c.to_json() for c in self.compiled], [list(m) for m in self.modules], list(self.enums),
                 list(self.nonnumeric_enums),
-                [[t, line, [list(k) for k in kinds]] for t, line, kinds in self.loop_calls]]
+                [[t, line, [list(k) for k in kinds]] for t, line, kinds in self.loop_calls], list(self.cuda_queries)]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> Summary:
@@ -100,13 +103,14 @@ class Summary:
         nonnumeric = tuple(str(e) for e in data[8]) if len(data) > 8 else ()
         loop_calls = tuple((str(t), int(line), tuple((str(k), bool(steps)) for k, steps in kinds))
                            for t, line, kinds in data[9]) if len(data) > 9 else ()
+        cuda_queries = tuple(str(e) for e in data[10]) if len(data) > 10 else ()
         return cls(tuple((n, Level(v)) for n, v in functions), tuple((n, tuple(c)) for n, c in calls),
                    tuple(ExternalUse(t, c, h, Level(v), bool(ho), bool(cv), bool(j), int(line), bool(tr),
                                      tuple((str(k), int(fl)) for k, fl in args),
                                      tuple((str(k), bool(truth)) for k, truth in consts))
                          for t, c, h, v, ho, cv, j, line, tr, args, consts in uses),
                    tuple((str(a), str(b)) for a, b in exports), index, compiled, modules, enums, nonnumeric,
-                   loop_calls)
+                   loop_calls, cuda_queries)
 
 
 def summarize(facts: ModuleFacts, tree: ast.Module | None = None,
@@ -125,7 +129,17 @@ def summarize(facts: ModuleFacts, tree: ast.Module | None = None,
                    compiled_callables(facts, tree) if tree is not None else (),
                    module_imports(tree) if tree is not None else (),
                    plain_enums(tree) if tree is not None else (),
-                   nonnumeric_enums(tree) if tree is not None else (), loop_calls)
+                   nonnumeric_enums(tree) if tree is not None else (), loop_calls,
+                   _cuda_queries(facts, tree) if tree is not None else ())
+
+
+def _cuda_queries(facts: ModuleFacts, tree: ast.Module) -> tuple[str, ...]:
+    """:func:`~xlacheck.analysis.torch_model.cuda_autocast_helpers` of a module that imports torch."""
+    if not any(v.split(".", 1)[0] == "torch" for v in facts.aliases.names.values()):
+        return ()
+    from xlacheck.analysis.torch_model import canonical, cuda_autocast_helpers  # the torch model, for torch files
+
+    return cuda_autocast_helpers(tree, lambda e: canonical(facts.aliases.resolve(e)))
 
 
 def module_imports(tree: ast.Module) -> tuple[tuple[str, str], ...]:
@@ -404,8 +418,10 @@ def imports(files: Sequence[ProjectFile]) -> dict[str, Imported]:
     compiled = compiled_imports(files)
     enums = enum_imports(files)
     nonnumeric = enum_imports(files, lambda s: s.nonnumeric_enums)
-    return {path: Imported(compiled.get(path, {}), enums.get(path, frozenset()), nonnumeric.get(path, frozenset()))
-            for path in sorted(set(compiled) | set(enums) | set(nonnumeric))}
+    cuda = enum_imports(files, lambda s: s.cuda_queries)
+    return {path: Imported(compiled.get(path, {}), enums.get(path, frozenset()), nonnumeric.get(path, frozenset()),
+                           cuda.get(path, frozenset()))
+            for path in sorted(set(compiled) | set(enums) | set(nonnumeric) | set(cuda))}
 
 
 def enum_imports(files: Sequence[ProjectFile],

@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from xlacheck._data import load_json
-from xlacheck.analysis import TRY_STATEMENTS, is_main_guard, walk
-from xlacheck.analysis.calls import closed_call_literals, literal_test, none_test_helpers
+from xlacheck.analysis import TRY_STATEMENTS, dotted, is_main_guard, walk
+from xlacheck.analysis.calls import binding_counts, closed_call_literals, literal_test, none_test_helpers
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
@@ -108,6 +108,41 @@ def _cuda_autocast_query(call: ast.Call, resolve: Callable[[ast.expr], str | Non
         return False
     arg = call.args[0] if call.args else call.keywords[0].value if call.keywords else None
     return arg is None or isinstance(arg, ast.Constant) and arg.value == "cuda"
+
+
+def cuda_autocast_helpers(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -> tuple[str, ...]:
+    """The module's own CUDA autocast queries: a module-level def without parameters or decorators whose body,
+    straight-line assignments of plain names and one final ``return`` (a docstring aside), returns a value that
+    :func:`_cuda_autocast_query` makes False on the XLA device: the query itself, an ``and`` with it (or with a
+    name bound to such a value), ``not`` of a True one never. openfold's ``is_fp16_enabled()`` is
+    ``torch.get_autocast_gpu_dtype() == torch.float16 and torch.is_autocast_enabled()``: a fp16 guard that calls
+    it (``if is_fp16_enabled() and a_std != 0.:``) skips its read on XLA. Sorted names, each bound once."""
+    bound = binding_counts(tree)
+
+    def false_on_xla(e: ast.expr, names: set[str]) -> bool:
+        if isinstance(e, ast.Call):
+            return _cuda_autocast_query(e, resolve)
+        if isinstance(e, ast.Name):
+            return e.id in names
+        return isinstance(e, ast.BoolOp) and isinstance(e.op, ast.And) and any(false_on_xla(v, names) for v in e.values)
+
+    out = []
+    for f in tree.body:
+        a = f.args if isinstance(f, ast.FunctionDef) else None
+        if not isinstance(f, ast.FunctionDef) or a is None or f.decorator_list or bound.get(f.name) != 1 or (
+                a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg):
+            continue
+        body = [s for s in f.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        names: set[str] = set()
+        for s in body[:-1]:
+            if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)):
+                break
+            (names.add if false_on_xla(s.value, names) else names.discard)(s.targets[0].id)
+        else:
+            last = body[-1] if body else None
+            if isinstance(last, ast.Return) and last.value is not None and false_on_xla(last.value, names):
+                out.append(f.name)
+    return tuple(sorted(out))
 
 
 # Tensor methods NumPy arrays do not have: a value they are called on is a torch tensor (``_cuda_array_call``)
@@ -694,6 +729,9 @@ class _Builder:
         # literal (analysis.calls)
         self.literals = closed_call_literals(tree, facts.functions, facts.call_literals)
         self.none_tests = none_test_helpers(tree)  # the module's own `def exists(v): return v is not None`
+        # CUDA autocast queries, False on XLA: the module's own (``def is_fp16_enabled(): ...``) and those it imports
+        # from other modules of the project, by the name its calls use (analysis.project.imports)
+        self.cuda_queries = frozenset(cuda_autocast_helpers(tree, self.resolve)) | facts.imported_cuda_queries
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -2991,7 +3029,8 @@ class _Walker:
         """The value of a test in code that runs on the XLA device, where the test says where the code runs:
         ``is_torch_xla_available()`` (True), ``t.device.type == "<s>"`` (True iff ``s`` is "xla"; ``t`` a tensor
         not known to be on the CPU), ``t.is_xla``, a name bound to one of these, and ``not``/``and``/``or`` of
-        them; ``torch.is_autocast_enabled()`` (False: :func:`_cuda_autocast_query`); None when the test says
+        them; ``torch.is_autocast_enabled()`` (False: :func:`_cuda_autocast_query`) and the project's functions that
+        return it (:func:`cuda_autocast_helpers`); None when the test says
         nothing about the device."""
         if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
             inner = self.xla_truth(e.operand)
@@ -3006,6 +3045,9 @@ class _Walker:
             return self.on_xla.get(e.id)
         if isinstance(e, ast.Call) and _cuda_autocast_query(e, self.b.resolve):
             return False
+        if isinstance(e, ast.Call) and not e.args and not e.keywords and self.b.cuda_queries \
+                and dotted(e.func) in self.b.cuda_queries:
+            return False  # the project's own CUDA autocast query (cuda_autocast_helpers)
         if isinstance(e, ast.Call) and not e.args and not e.keywords:
             f = e.func
             name = self.b.resolve(f) or (f.id if isinstance(f, ast.Name) else "")

@@ -121,7 +121,8 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
                 out.append((last, "`and`/`or` on a tensor"))
         elif isinstance(node, ast.BoolOp):
             for v in node.values[:-1]:
-                if torch.tensor(v) and not torch.of(v) & CPU:
+                # (an operand after one that decides the chain on XLA never runs: not in step code)
+                if torch.tensor(v) and not torch.of(v) & CPU and id(v) in torch.step_of:
                     out.append((v, "`and`/`or` on a tensor"))
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and torch.tensor(node.operand) \
                 and not torch.of(node.operand) & CPU:
