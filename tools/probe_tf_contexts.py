@@ -354,8 +354,8 @@ def sinks() -> tuple[list[Sink], dict[str, list[str]]]:
             written = generic_calls(name, {**api.get(name, {}), **rec}, "op")
             if not written:
                 uncovered.setdefault("op", []).append(name)
-            for variant, code in written.items():
-                add("op", name, code, variant=variant)
+            for variant, text in written.items():
+                add("op", name, text, variant=variant)
             continue
         call = "tf.strings.length(tf.as_string(h))" if name == "tf.as_string" else f"{name}(h)"
         for i, spelled in enumerate(_spellings(api, name)):
@@ -396,8 +396,8 @@ def sinks() -> tuple[list[Sink], dict[str, list[str]]]:
             written = generic_calls(name, rec, family)
             if not written:
                 uncovered.setdefault(family, []).append(name)
-            for variant, code in written.items():
-                add(family, name, code, variant=variant)
+            for variant, text in written.items():
+                add(family, name, text, variant=variant)
     # candidates for the divergence table: every elementwise unary function and every reduction of the API
     # table on the NaN row, and the reductions on an empty axis, in the plain jit context only; a wrong
     # result of a function the divergence table does not list is a fact it misses
