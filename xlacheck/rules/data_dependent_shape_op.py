@@ -8,7 +8,7 @@ from xlacheck import api_table, ragged_table
 from xlacheck.analysis import argument
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.tables import call_arguments, splatted
-from xlacheck.analysis.values import CONST, DATA, LOOP, PARAM, RANDOM, TENSOR, VARIABLE
+from xlacheck.analysis.values import CONST, DATA, DYNAMIC, LOOP, PARAM, RANDOM, TENSOR, VARIABLE
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
 # The families this rule explains (the op table decides, per op, whether a call fails):
@@ -57,8 +57,12 @@ def measured_not_compiling(name: str, node: ast.Call, ctx: RuleContext) -> bool:
     bound = fact.bind(*call_arguments(node))
     if not fact.shape_depends_on_data(frozenset(bound)):
         return False
-    return any(k & TENSOR and not k & CONST and k & (DATA | PARAM | VARIABLE | LOOP | RANDOM)
-               for k in map(ctx.flags, bound.values()))
+    flags = [ctx.flags(v) for v in bound.values()]
+    if any(k & DYNAMIC for k in flags):
+        # the table measured value-less inputs, not bounded dynamic ones: tf.dynamic_stitch of the indices
+        # tf.dynamic_partition splits compiles (eval_cases/tf/neg_shape_dynamic_partition_experts_matmul.py)
+        return False
+    return any(k & TENSOR and not k & CONST and k & (DATA | PARAM | VARIABLE | LOOP | RANDOM) for k in flags)
 
 
 def _family(name: str) -> str | None:
@@ -297,6 +301,11 @@ class DataDependentShapeOp(Rule):
         # tfrecall32: the API table measured confusion_matrix without num_classes; with it the size is static
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels, preds):\n"
                 "    return tf.math.confusion_matrix(labels, preds, num_classes=3)\n"),
+        # ... nor on bounded dynamic inputs: stitching what tf.dynamic_partition split compiles
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, route):\n"
+                "    parts = tf.dynamic_partition(x, route, 2)\n"
+                "    idx = tf.dynamic_partition(tf.range(tf.shape(x)[0]), route, 2)\n"
+                "    return tf.dynamic_stitch(idx, [parts[0] * 2.0, parts[1]])\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
