@@ -58,6 +58,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate_api_cases as api_cases  # noqa: E402  (tools/ is not a package)
 import generate_form_cases_tf as forms  # noqa: E402
+import generate_op_table as op_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "xlacheck" / "data"
@@ -77,6 +78,12 @@ DATA_INT = "n = tf.cast(tf.reduce_max(h), tf.int32) + 1\n"
 DATA_AXIS = "a = tf.cast(tf.reduce_max(h) < 0.0, tf.int32)\n"
 # How ``r`` reaches the output: only through its shape for the compile-time facts (a compile error
 # needs no value), with its values for a data-dependent shape (XLA pads it to a bound: values can differ).
+# The NaN at either end of the row (an op that orders values may treat an end NaN differently), and an int32 row
+# holding the type's edges (INT_MIN has no positive counterpart; INT_MAX + 1 wraps).
+NAN_ENDS = {"nan_first": "v = tf.concat([mean_big, h], axis=-1)\n",
+            "nan_last": "v = tf.concat([h, mean_big], axis=-1)\n"}
+INT_EDGES = ("vi = tf.concat([tf.cast(h, tf.int32), tf.fill([2, 1], tf.int32.min), tf.fill([2, 1], tf.int32.max)], "
+             "axis=-1)\n")
 KEEP = "out = tf.reduce_sum(h, axis=-1) + 0.0 * tf.reduce_sum(tf.cast(r, h.dtype))\n"
 KEEP_VALUES = "out = tf.reduce_sum(h, axis=-1) + tf.reduce_sum(tf.cast(r, h.dtype))\n"
 
@@ -183,6 +190,112 @@ FROM_H = {
 }
 
 
+# The generic call writer: a table row without a ``CALLS`` entry is called with the arguments the table's
+# generators traced it with (``generate_op_table.ARG_OVERRIDES``, else ``synthetic_value`` of each
+# ``called_with`` parameter for one argument profile), spelled as model code; each argument in ``const_args``
+# gets the same value computed from the data (``z`` is 0 on every input). Which profile a function accepts is
+# the eager run's to say: one probe per profile, a probe whose eager run raises has no label.
+DATA_ZERO = "z = tf.cast(tf.reduce_max(h) < 0.0, tf.int32)\n"
+GEN_PROFILES = (op_table.FLOAT_MATRIX, op_table.F(1, 4, 4, 3), op_table.F(4), op_table.F(2, 3, 4),
+                op_table.I(2, 2))
+
+
+def _tensor_src(arg: Any, data: bool = False) -> str | None:
+    """Model code that builds ``arg`` (a ``TensorArg``) from constants and ``h``; ``data``: its values from ``z``."""
+    shape = [2 if d is None else d for d in arg.shape]
+    size = 1
+    for d in shape:
+        size *= d
+    if arg.kind == "ragged":
+        flat = _tensor_src(op_table.TensorArg(arg.dtype, (3,)), data)
+        return f"tf.RaggedTensor.from_row_lengths({flat}, tf.constant([2, 1], tf.int64))"
+    if arg.kind == "sparse":
+        return f"tf.sparse.from_dense({_tensor_src(op_table.TensorArg(arg.dtype, tuple(shape)), data)})"
+    if arg.dtype == "string":
+        return f"tf.reshape(tf.constant([\"ab\"] * {size}), {shape})"
+    # numbers and flags come from ``h`` (``h[0, 0]`` is 0.25): a value the compiler cannot fold, as in a model
+    if arg.dtype == "bool":
+        return f"tf.logical_and(tf.reshape(tf.range({size}) % 2 == 0, {shape}), h[0, 0] > 0.0)"
+    if arg.dtype.startswith(("int", "uint")):
+        base = (f"tf.cast(tf.reshape(tf.range({size}) % 2, {shape}), tf.{arg.dtype})"
+                f" * tf.cast(h[0, 0] * 4.0, tf.{arg.dtype})")
+        return f"({base} + tf.cast(z, tf.{arg.dtype}))" if data else base
+    if arg.dtype.startswith("complex"):
+        return None
+    return f"tf.cast(tf.reshape(tf.linspace(0.25, 1.0, {size}), {shape}) * h[0, 0] * 4.0, tf.{arg.dtype})"
+
+
+def _value_src(value: Any, data: bool = False) -> str | None:
+    """Model code for a traced argument value (``data``: the value computed from ``z``); None: cannot spell it."""
+    if isinstance(value, op_table.TensorArg):
+        return _tensor_src(value, data)
+    if isinstance(value, bool) or value is None:
+        return None if data else repr(value)
+    if isinstance(value, int):
+        return (f"z + {value}" if value else "z") if data else repr(value)
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, int) and not isinstance(v, bool)
+                                                          for v in value):
+        head = _value_src(value[0], data)
+        return f"[{head}, {', '.join(map(repr, value[1:]))}]".replace(", ]", "]")
+    if data:
+        return None
+    if isinstance(value, (list, tuple)):
+        parts = [_value_src(v) for v in value]
+        return None if None in parts else "[" + ", ".join(p for p in parts if p is not None) + "]"
+    if value == "dtype:float32":
+        return "tf.float32"
+    if value == "callable":
+        return "lambda t: t"
+    if isinstance(value, (str, float)):
+        return repr(value)
+    return None  # Lazy, dicts of specs
+
+
+def generic_calls(name: str, rec: dict[str, Any], family: str) -> dict[str, str]:
+    """One call per argument profile: ``{variant: code}`` assigning ``r`` (or ``{}`` when no argument
+    can be spelled). ``const``: each of ``const_args`` gets a value computed from the data."""
+    const = rec.get("const_args") or [] if family == "const" else []
+    if name in op_table.ARG_OVERRIDES:
+        profiles: tuple[Any, ...] = (None,)
+    else:
+        preferred = [pp for prefixes, pp in op_table.PREFERRED_PROFILES if name.startswith(prefixes)]
+        profiles = (*(preferred[0] if preferred else ()), *GEN_PROFILES)
+    params = list(rec.get("called_with") or rec.get("params", [])[:1] or ["input"])
+    out: dict[str, str] = {}
+    for profile in profiles:
+        if profile is None:
+            args = dict(op_table.ARG_OVERRIDES[name])
+        else:
+            args = {p: op_table.synthetic_value(p, profile) for p in params}
+        for p in const:
+            if p not in args and p in rec.get("params", ()):
+                args[p] = op_table.synthetic_value(p, profile or op_table.FLOAT_MATRIX)
+        for p, v in args.items():  # one index or split of a batch of 1 partitions nothing: zero rows, a static shape
+            if p in op_table.INT_PARAMS and isinstance(v, op_table.TensorArg) and v.shape == (1,):
+                args[p] = op_table.I(2)
+        parts: list[str] = []
+        by_keyword = False  # once one argument is passed by keyword, the rest are too
+        for p, v in args.items():
+            src = _value_src(v, data=p in const)
+            if src is None:
+                break
+            by_keyword = by_keyword or p in const or params[len(parts):len(parts) + 1] != [p]
+            parts.append(f"{p}={src}" if by_keyword else src)
+        else:
+            if const and not any(p in const for p in args):
+                continue
+            call = f"{name}({', '.join(parts)})"
+            if rec.get("returns") == "string_tensor":
+                call = f"tf.strings.length({call})"
+            elif rec.get("structure") or family == "shape":
+                call = f"tf.nest.flatten({call}, expand_composites=True)[0]"
+            variant = "gen" if profile is None else "gen-" + profile.dtype + "x".join(map(str, profile.shape))
+            code = f"{DATA_ZERO if 'z' in ''.join(parts) else ''}r = {call}\n"
+            if code not in out.values():
+                out[variant] = code
+    return out
+
+
 @dataclass(frozen=True)
 class Sink:
     name: str        # family:api[:variant]
@@ -224,7 +337,8 @@ def sinks() -> tuple[list[Sink], dict[str, list[str]]]:
 
     def add(family: str, api_name: str, code: str, variant: str = "") -> None:
         core = family not in first and not variant and family not in (*CANDIDATES, "op_api")
-        first.add(family)
+        if core:
+            first.add(family)
         name = f"{family}:{api_name}" + (f":{variant}" if variant else "")
         if "out = " not in code:
             code += KEEP_VALUES if family == "shape" else KEEP
@@ -236,8 +350,12 @@ def sinks() -> tuple[list[Sink], dict[str, list[str]]]:
             continue
         if api.get(name, {}).get("elementwise") != "unary":
             continue
-        if name.startswith(("tf.strings", "tf.io")):
-            uncovered.setdefault("op", []).append(name)
+        if name.startswith(("tf.strings", "tf.io")):  # string inputs: the generic writer's string profile
+            written = generic_calls(name, {**api.get(name, {}), **rec}, "op")
+            if not written:
+                uncovered.setdefault("op", []).append(name)
+            for variant, text in written.items():
+                add("op", name, text, variant=variant)
             continue
         call = "tf.strings.length(tf.as_string(h))" if name == "tf.as_string" else f"{name}(h)"
         for i, spelled in enumerate(_spellings(api, name)):
@@ -272,10 +390,14 @@ def sinks() -> tuple[list[Sink], dict[str, list[str]]]:
             if not rec.get(key) or "alias_of" in rec or not name.startswith(("tf.", "keras.ops.")):
                 continue
             code = CALLS.get((family, name))
-            if code is None:
-                uncovered.setdefault(family, []).append(name)
+            if code is not None:
+                add(family, name, code)
                 continue
-            add(family, name, code)
+            written = generic_calls(name, rec, family)
+            if not written:
+                uncovered.setdefault(family, []).append(name)
+            for variant, text in written.items():
+                add(family, name, text, variant=variant)
     # candidates for the divergence table: every elementwise unary function and every reduction of the API
     # table on the NaN row, and the reductions on an empty axis, in the plain jit context only; a wrong
     # result of a function the divergence table does not list is a fact it misses
@@ -286,8 +408,13 @@ def sinks() -> tuple[list[Sink], dict[str, list[str]]]:
             continue  # fails to compile: the op family's
         if rec.get("elementwise") == "unary" and not name.startswith(("tf.strings", "tf.io", "tf.as_string")):
             add("nan_candidate", name, NAN_ROW + f"out = tf.cast({name}(v), h.dtype)\n")
+            add("int_edge_candidate", name, INT_EDGES + f"out = tf.reduce_sum(tf.cast({name}(vi), h.dtype), axis=-1)\n")
         elif name.startswith(("tf.math.reduce_", "tf.reduce_")):
             add("nan_candidate", name, NAN_ROW + f"out = tf.cast({name}(v, axis=-1), h.dtype)\n")
+            nan_row = NAN_ROW.rsplit("v = ", 1)[0]
+            for where, row in NAN_ENDS.items():
+                add("nan_candidate", name, nan_row + row + f"out = tf.cast({name}(v, axis=-1), h.dtype)\n", where)
+            add("int_edge_candidate", name, INT_EDGES + f"out = tf.cast({name}(vi, axis=-1), h.dtype)\n")
             add("empty_candidate", name,
                 f"out = tf.reduce_sum(h, axis=-1) + tf.cast({name}(h[..., :0], axis=-1), h.dtype)\n")
     for name, rec in sorted(div.items()):
@@ -341,7 +468,8 @@ NEW_CONTEXTS = (
             "    ds = tf.data.Dataset.from_tensors(x).map(features)\n    return next(iter(ds))\n",
             "return forward, ({x},)", compiled=False),
 )
-CANDIDATES = ("nan_candidate", "empty_candidate")  # no table fact: the compiler's label is the discovery
+# no table fact: the compiler's label is the discovery
+CANDIDATES = ("nan_candidate", "empty_candidate", "int_edge_candidate")
 CORE_CONTEXTS = ("direct", "train_step")  # where every sink is probed; the core sinks go everywhere
 
 
@@ -383,6 +511,8 @@ def probes(only: str | None = None) -> dict[str, tuple[Sink, Context, str]]:
         for sink in [NEUTRAL, *all_sinks]:
             if not (sink.core or ctx.name in CORE_CONTEXTS) or sink.family in CANDIDATES and ctx.name != "direct":
                 continue
+            if ":gen" in sink.name and ctx.name != "direct":
+                continue  # one probe per argument profile: the call form is the question, not the context
             if ctx.name in [p.name for p in forms.PATHS if p.value] and sink.family not in ("const", "neutral"):
                 continue  # the value-flow paths matter for sinks that read a value (the form matrix's rule)
             name = f"{ctx.name}|{sink.name}"

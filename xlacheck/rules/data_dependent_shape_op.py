@@ -7,6 +7,8 @@ import ast
 from xlacheck import api_table, ragged_table
 from xlacheck.analysis import argument
 from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.tables import call_arguments, splatted
+from xlacheck.analysis.values import CONST, DATA, DYNAMIC, LOOP, PARAM, RANDOM, TENSOR, VARIABLE
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
 # The families this rule explains (the op table decides, per op, whether a call fails):
@@ -41,6 +43,26 @@ RAGGED_CONSTRUCTORS = frozenset({
     "tf.ragged.constant", "tf.ragged.stack", "tf.ragged.range",
 })
 _RAGGED_REDUCTIONS = ("tf.reduce_", "tf.math.reduce_")
+
+
+def measured_not_compiling(name: str, node: ast.Call, ctx: RuleContext) -> bool:
+    """The API table measured this call form as data-dependent in shape (``data_dependent_shape``) and as
+    not compiling under XLA with value-less inputs (``xla: false``: "must be a compile-time constant"),
+    the call passes only arguments the probing call passed (``confusion_matrix`` without ``num_classes``),
+    an argument carries tensor values (not constants, which TensorFlow folds, nor shapes), and no op of it
+    lacks a kernel (XLA309's finding)."""
+    fact = api_table.fact_for(name)
+    if fact is None or fact.xla is not False or splatted(node) or failing_ops(name, node):
+        return False
+    bound = fact.bind(*call_arguments(node))
+    if not fact.shape_depends_on_data(frozenset(bound)):
+        return False
+    flags = [ctx.flags(v) for v in bound.values()]
+    if any(k & DYNAMIC for k in flags):
+        # the table measured value-less inputs, not bounded dynamic ones: tf.dynamic_stitch of the indices
+        # tf.dynamic_partition splits compiles (eval_cases/tf/neg_shape_dynamic_partition_experts_matmul.py)
+        return False
+    return any(k & TENSOR and not k & CONST and k & (DATA | PARAM | VARIABLE | LOOP | RANDOM) for k in flags)
 
 
 def _family(name: str) -> str | None:
@@ -167,7 +189,11 @@ class DataDependentShapeOp(Rule):
     (`xlacheck/data/tf_ragged.json`, `tools/generate_ragged_table.py`: each constructor x consumer
     compiled on XLA:CPU) measured as compiling for that constructor, such as a reduction over all
     axes, is not flagged; and
-    `tf.math.bincount` (value-specialized). Sparse and
+    `tf.math.bincount` (value-specialized); and every other call that the generated API table
+    (`xlacheck/data/tf_api.json`) measured as data-dependent in shape and not compiling with
+    value-less inputs, in the measured call form and on tensor values (`tf.math.confusion_matrix`
+    without `num_classes`, `tf.dynamic_stitch`, `tf.nn.collapse_repeated`, `keras.ops.bincount`,
+    `tf.compat.v1.bincount`). Sparse and
     ragged constructors, `tf.sparse.to_dense`/`from_dense`, `.flat_values` and
     `tf.ragged.boolean_mask` compile and are not flagged.
     It fires in compiled code (jit entry points, Keras methods, tf.functions and what they call);
@@ -272,6 +298,14 @@ class DataDependentShapeOp(Rule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(values, lengths):\n"
                 "    r = tf.RaggedTensor.from_row_lengths(values, lengths)\n"
                 "    return tf.reduce_sum(r)\n"),
+        # tfrecall32: the API table measured confusion_matrix without num_classes; with it the size is static
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels, preds):\n"
+                "    return tf.math.confusion_matrix(labels, preds, num_classes=3)\n"),
+        # ... nor on bounded dynamic inputs: stitching what tf.dynamic_partition split compiles
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, route):\n"
+                "    parts = tf.dynamic_partition(x, route, 2)\n"
+                "    idx = tf.dynamic_partition(tf.range(tf.shape(x)[0]), route, 2)\n"
+                "    return tf.dynamic_stitch(idx, [parts[0] * 2.0, parts[1]])\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
@@ -363,6 +397,16 @@ class DataDependentShapeOp(Rule):
             (7, 12, "tf.math.bincount: tf.math.bincount needs its inputs' values (even with minlength == maxlength): "
                     "compiles only by value specialization, recompiling per value; XLA needs static shapes"),
         )),
+        # tfrecall32: a table row with data_dependent_shape and xla false, in the measured call form (no
+        # num_classes); labelled value_specialized by tools/probe_tf_contexts.py
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels, preds):\n"
+                "    return tf.math.confusion_matrix(labels, preds)\n",
+                expected=(
+                    (4, 12, "tf.math.confusion_matrix: its output shape depends on its input values (the generated "
+                            "API table measured this call failing to compile with value-less inputs): XLA rejects "
+                            "it, or compiles it only by baking the values in and recompiling per value; XLA needs "
+                            "static shapes (compiled: decorated with tf.function(jit_compile=True) at line 2)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -377,6 +421,11 @@ class DataDependentShapeOp(Rule):
             return
         why = _family(name)
         if why is None:
+            if measured_not_compiling(name, node, ctx):
+                ctx.report(self, node, f"{name}: its output shape depends on its input values (the generated API "
+                                       "table measured this call failing to compile with value-less inputs): XLA "
+                                       "rejects it, or compiles it only by baking the values in and recompiling per "
+                                       f"value; XLA needs static shapes (compiled: {ctx.function.evidence})")
             return
         if name in RAGGED_CONSTRUCTORS and not failing_ops(name, node):  # tf.ragged.range: RaggedRange has none
             consumer = _ragged_consumer(node, ctx, _ragged_form(node, name))

@@ -11,6 +11,7 @@ from xlacheck import api_table, op_table, sparse_table
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.sparse import is_sparse
 from xlacheck.analysis.tables import TENSOR_ARRAYS
+from xlacheck.analysis.values import is_constant_tensor, is_python
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name, loop_call_names
 from xlacheck.rules.data_dependent_shape_op import dynamic_shape_reason
 
@@ -63,6 +64,16 @@ def unsupported_ops(api_name: str, call: ast.Call, extra: dict[str, Any] | None 
     literals = variant_literals(verdict, call)
     literals.update(extra or {})
     return tuple(verdict.unsupported_for(literals))
+
+
+def _folded(node: ast.Call, name: str, ctx: RuleContext) -> bool:
+    """An elementwise function (the API table's ``elementwise``, from TensorFlow's dispatch registry: a pure
+    function of its inputs) called on constants only: TensorFlow folds it before XLA compiles the graph."""
+    fact = api_table.fact_for(name)
+    args = [*node.args, *(kw.value for kw in node.keywords)]
+    if fact is None or fact.elementwise is None or not args or any(isinstance(a, ast.Starred) for a in args):
+        return False
+    return all(is_python(k) or is_constant_tensor(k) for k in map(ctx.flags, args))
 
 
 def variant_gradient(api_name: str, call: ast.Call, resolve: Any) -> tuple[str, ...] | None:
@@ -303,7 +314,9 @@ class OpWithoutXlaKernel(Rule):
 
     Ops that run only on a TPU are not flagged: `CollectivePermute`, `AllToAll`, `CrossReplicaSum`
     and infeed/outfeed have no kernel of any kind in the CPU/GPU build, and TensorFlow's TPU build
-    registers their XLA kernels (the op table's `xla_tpu_jit`, `kernel_devices`).
+    registers their XLA kernels (the op table's `xla_tpu_jit`, `kernel_devices`). Nor is an
+    elementwise function (the API table's `elementwise`) called on constants only
+    (`tf.io.encode_base64(tf.constant(["ab"]))`): TensorFlow folds it before XLA compiles.
 
     ## Why is this bad?
     XLA refuses the whole function: `Detected unsupported operations when trying to compile
@@ -393,6 +406,10 @@ class OpWithoutXlaKernel(Rule):
         # tf.nn.ctc_loss with dense labels compiles (the sparse table's fact is for SparseTensor labels)
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels, logits):\n"
                 "    return tf.nn.ctc_loss(labels, logits, tf.fill([3], 2), tf.fill([3], 6), blank_index=0)\n"),
+        # tfrecall32: an elementwise function of constants only is folded before XLA compiles (measured on TF 2.21
+        # XLA:CPU: BesselJ0 and EncodeBase64 of constants compile; of the argument they fail)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    return x + tf.reduce_sum(tf.math.special.bessel_j0(tf.constant([1.0, 2.0])))\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
@@ -712,6 +729,8 @@ class OpWithoutXlaKernel(Rule):
             return
         if not unsupported:
             self._gradient(node, name, ctx, forward_ok=True)
+            return
+        if unsupported and _folded(node, name, ctx):
             return
         if unsupported:
             ops = ", ".join(unsupported)
