@@ -29,7 +29,7 @@ from xlacheck.analysis.contexts import Certainty, FunctionInfo, FunctionNode, Le
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import Assignments, own_returns_and_assignments
 from xlacheck.analysis.scopes import own_nodes
-from xlacheck.analysis.tables import JAX_TREE_MAPS
+from xlacheck.analysis.tables import FLAX_LINEN_MODULE, JAX_TREE_MAPS
 from xlacheck.analysis.values import OP, PARAM, PYLIST, STAGED_PREFIXES, TENSOR
 
 # Namespaces whose calls JAX stages under jax.jit: those the value model marks OP, and jax.random/jax.scipy
@@ -71,6 +71,8 @@ def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: Fun
             return "computed by a JAX op"  # jax.random draws, jax.scipy: staged under jax.jit like jnp
         if (found := _call_result(expr, None, flags_of, info, facts, _depth, _assumed)) is not None:
             return found
+        if _flax_param(expr, info, facts):
+            return "a parameter of a flax linen Module (self.param), traced by apply under jax.jit"
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and _array_method(expr.func.attr) \
             and (found := proven_tracer(expr.func.value, flags_of, info, facts, _depth + 1, _assumed)) is not None:
         # `v.mean()`, `v[1:].sum()`: a method of a tracer that is a jnp function of it (x.m() is jnp.m(x))
@@ -213,11 +215,11 @@ def _call_result(call: ast.Call, index: int | None, flags_of: Callable[[ast.expr
     if depth > 4 or any(isinstance(a, ast.Starred) for a in call.args) or any(kw.arg is None for kw in call.keywords):
         return None
     found = facts.callee(call, info)
-    if found is None or found[0] is info or isinstance(found[0].node, ast.Lambda):
+    if found is None or found[0] is info:
         return None
     callee, on_self = found
     node = callee.node
-    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own_nodes(node)):
+    if isinstance(node, ast.Lambda) or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own_nodes(node)):
         return None
     returns, assigned = own_returns_and_assignments(node)
     if not returns:
@@ -272,9 +274,13 @@ def _proven_local(name: str, flags_of: Callable[[ast.expr], int], info: Function
     ``qpos = qpos + 0.01 * qvel``). Tuple unpacking, loop targets and other bindings are no proof."""
     params = _parameters(info, with_defaults=True)
     node = info.node
-    if flags_of is _no_flags and name in params and not _rebound(name, info):
-        return _proven_name(name, info, facts, 0)  # an enclosing function's parameter, read by structure alone
-    if isinstance(node, ast.Lambda) or name in params and not traced_parameter(name, info, rebound_ok=True):
+    if name in params and not _rebound(name, info):
+        # a parameter the value model leaves unknown (a leaf jax.tree.map hands a module-level function, a
+        # parameter of an enclosing function read by structure alone), unless a type test dispatches on it
+        if flags_of is _no_flags or flags_of(ast.Name(id=name, ctx=ast.Load())) == 0 and not _type_tested(name, node):
+            return _proven_name(name, info, facts, 0)
+        return None
+    if isinstance(node, ast.Lambda) or name in params and not _traced_on_entry(name, info, facts):
         return None
     values = own_returns_and_assignments(node)[1].get(name) or []
     if not values:
@@ -305,6 +311,21 @@ def _proven_local(name: str, flags_of: Callable[[ast.expr], int], info: Function
     return f"`{name}`, computed from a tracer: {found}" if found else None
 
 
+def _type_tested(name: str, fn: FunctionNode) -> bool:
+    """``fn`` tests ``isinstance(name, ...)``: it dispatches on what the value is (a tracer or not)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance" and n.args
+               and isinstance(n.args[0], ast.Name) and n.args[0].id == name for n in own_nodes(fn))
+
+
+def _traced_on_entry(name: str, info: FunctionInfo, facts: ModuleFacts | None) -> bool:
+    """The parameter ``name`` holds a tracer when ``info`` starts, whatever the body binds to it later: JAX
+    traces it, a traced caller of this file passes it one, or jax.tree.map hands it a traced leaf."""
+    if traced_parameter(name, info, rebound_ok=True):
+        return True
+    return facts is not None and (_passed_a_tracer(name, info, facts, 0, on_entry=True)
+                                  or _mapped_leaf(name, info, facts, 0))
+
+
 def _proven_name(name: str, info: FunctionInfo, facts: ModuleFacts | None, depth: int,
                  read: ast.AST | None = None) -> str | None:
     """How the name ``name`` read in ``info`` is a proven tracer: a parameter JAX traces, a helper's
@@ -327,31 +348,57 @@ def _proven_name(name: str, info: FunctionInfo, facts: ModuleFacts | None, depth
 
 
 def _mapped_leaf(name: str, info: FunctionInfo, facts: ModuleFacts, depth: int) -> bool:
-    """``info`` is the function a ``jax.tree.map``-like call of its enclosing function hands leaves
-    (``tree_map(lambda x: ..., xs)``), and the tree that fills ``name`` is a proven tracer there."""
-    parent = info.parent
-    if parent is None or isinstance(parent.node, ast.Lambda):
-        return False
+    """``info`` is the function a ``jax.tree.map``-like call hands leaves (``tree_map(lambda x: ..., xs)`` in
+    its enclosing function, ``tree_map(scale, params)`` with a function of this file in a traced function),
+    and the tree that fills ``name`` is a proven tracer there."""
     node = info.node
     params = [a.arg for a in node.args.posonlyargs + node.args.args]
-    if name not in params:
+    if name not in params or depth > 3:
         return False  # a keyword-only parameter: tree.map passes leaves by position
-    for call in own_nodes(parent.node):
+    parents = [info.parent] if info.parent is not None and not isinstance(info.parent.node, ast.Lambda) else []
+    if not isinstance(node, ast.Lambda):
+        parents += [f for f in facts.functions if f is not info.parent and f.jax
+                    and f.certainty is Certainty.COMPILED and not isinstance(f.node, ast.Lambda)]
+    for parent, call in ((p, c) for p in parents for c in own_nodes(p.node)):
         if not (isinstance(call, ast.Call) and call.args and facts.aliases.resolve(call.func) in JAX_TREE_MAPS):
             continue
         fn = call.args[0]
-        if not (fn is node or isinstance(fn, ast.Name) and not isinstance(node, ast.Lambda) and fn.id == node.name):
+        if not (fn is node or isinstance(fn, ast.Name) and not isinstance(node, ast.Lambda) and fn.id == node.name
+                and (parent is info.parent or _names_function(fn, parent, info, facts))):
             continue
         offset = 1 if (facts.aliases.resolve(call.func) or "").endswith("with_path") else 0  # (path, *leaves)
         index = params.index(name) - offset
         if index < 0 or 1 + index >= len(call.args) or isinstance(call.args[1 + index], ast.Starred):
             continue
         tree = call.args[1 + index]
-        if _jax_op(tree, facts.aliases, own_returns_and_assignments(parent.node)[1], 0):
+        assigned = {} if isinstance(parent.node, ast.Lambda) else own_returns_and_assignments(parent.node)[1]
+        if _jax_op(tree, facts.aliases, assigned, 0):
             return True
         if isinstance(tree, ast.Name) and _proven_name(tree.id, parent, facts, depth + 1) is not None:
             return True
     return False
+
+
+def _flax_param(call: ast.Call, info: FunctionInfo, facts: ModuleFacts) -> bool:
+    """``self.param(name, init, ...)`` in a method of a flax linen Module of this file (or of a class derived
+    here from one): ``Module.apply`` passes the parameters in, so under jax.jit it returns a tracer."""
+    f = call.func
+    if not (isinstance(f, ast.Attribute) and f.attr == "param" and isinstance(f.value, ast.Name)
+            and f.value.id == "self" and call.args):
+        return False
+    cls, seen = info.cls, set()
+    while cls is not None and cls.node.name not in seen:
+        seen.add(cls.node.name)
+        if FLAX_LINEN_MODULE in cls.bases:
+            return True
+        cls = next((facts.classes_by_name[b] for b in cls.bases if b in facts.classes_by_name), None)
+    return False
+
+
+def _names_function(ref: ast.Name, caller: FunctionInfo, info: FunctionInfo, facts: ModuleFacts) -> bool:
+    """``ref``, read in ``caller``, is the function ``info``."""
+    found = facts.callee(ast.Call(func=ref, args=[], keywords=[]), caller)
+    return found is not None and found[0] is info
 
 
 def proven_symbolic(flags: int, info: FunctionInfo) -> str | None:
@@ -408,7 +455,7 @@ def _rebound(name: str, info: FunctionInfo, read: ast.AST | None = None) -> bool
 
 
 def _passed_a_tracer(name: str, info: FunctionInfo, facts: ModuleFacts, depth: int,
-                     read: ast.AST | None = None) -> bool:
+                     read: ast.AST | None = None, *, on_entry: bool = False) -> bool:
     """A call in a function of this file that JAX traces binds the helper ``info``'s parameter
     ``name`` (never rebound in it) to a proven tracer: that function's own traced parameter, a JAX
     op's result (directly or through a name every assignment of which is one), or, at most two
@@ -416,11 +463,11 @@ def _passed_a_tracer(name: str, info: FunctionInfo, facts: ModuleFacts, depth: i
     runs, the helper gets a tracer."""
     node = info.node
     if depth > 2 or isinstance(node, ast.Lambda) or name not in _parameters(info, with_defaults=True) \
-            or _rebound(name, info, read):
+            or not on_entry and _rebound(name, info, read):
         return False
     params = [a.arg for a in node.args.posonlyargs + node.args.args]
     for caller in facts.functions:
-        if not caller.jax or caller.certainty is not Certainty.COMPILED or isinstance(caller.node, ast.Lambda):
+        if not caller.jax or caller.certainty is not Certainty.COMPILED:
             continue
         assigned: Assignments | None = None
         for call in own_nodes(caller.node):
@@ -437,7 +484,7 @@ def _passed_a_tracer(name: str, info: FunctionInfo, facts: ModuleFacts, depth: i
             if arg is None:
                 continue
             if assigned is None:
-                assigned = own_returns_and_assignments(caller.node)[1]
+                assigned = {} if isinstance(caller.node, ast.Lambda) else own_returns_and_assignments(caller.node)[1]
             if _tracer_argument(arg, caller, facts, assigned, depth):
                 return True
     return False
@@ -456,7 +503,8 @@ def _tracer_argument(arg: ast.expr, caller: FunctionInfo, facts: ModuleFacts, as
         return True
     if isinstance(arg, ast.Name):
         if arg.id in _parameters(caller, with_defaults=True):
-            return traced_parameter(arg.id, caller, arg) or _passed_a_tracer(arg.id, caller, facts, depth + 1, arg)
+            return traced_parameter(arg.id, caller, arg) or _passed_a_tracer(arg.id, caller, facts, depth + 1, arg) \
+                or not _rebound(arg.id, caller, arg) and _mapped_leaf(arg.id, caller, facts, depth + 1)
         values = assigned.get(arg.id) or []
         return bool(values) and all(v is not None and _tracer_argument(v, caller, facts, assigned, depth, steps + 1)
                                     for v in values)
