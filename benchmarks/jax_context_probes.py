@@ -786,6 +786,329 @@ CONTEXTS = (
 )
 
 # --------------------------------------------------------------------------------------------
+# value paths (all under ``jax.jit``): the ways real JAX code hands a traced array to the code that reads it,
+# besides the jitted function's own parameter: a Python helper's return, pytree leaves (tree_map's function,
+# tree_leaves), arrays closed over by a jitted closure, scan/fori_loop carry tuples, fields of a struct passed
+# in, flax ``self.param``, jax.random draws from a traced key, a jnp method result. The sinks read ``v[0]``
+# (traced), ``v.shape[0]`` (static) and ``v.shape[0] * v.sum()`` (a shape times a traced value: traced).
+# --------------------------------------------------------------------------------------------
+PATHS = (
+    Context("path_helper_return", """
+        def prepare(x):
+            return x * 2.0 - 1.0
+
+
+        @jax.jit
+        def step(x):
+            v = prepare(x)
+            {BODY}
+            return v
+
+
+        def ENTRY():
+            return step(X)
+        """),
+    Context("path_helper_tuple_return", """
+        def split(x):
+            return x + 0.0, x * 2.0
+
+
+        @jax.jit
+        def step(x):
+            v, w = split(x)
+            {BODY}
+            return v + w
+
+
+        def ENTRY():
+            return step(X)
+        """),
+    Context("path_method_return", """
+        class Encoder:
+            def encode(self, x):
+                return x * 2.0
+
+
+        encoder = Encoder()
+
+
+        @jax.jit
+        def step(x):
+            v = encoder.encode(x)
+            {BODY}
+            return v
+
+
+        def ENTRY():
+            return step(X)
+        """),
+    Context("path_tree_map_fn", """
+        def scale(v):
+            {BODY}
+            return v
+
+
+        @jax.jit
+        def step(params):
+            return jax.tree_util.tree_map(scale, params)
+
+
+        def ENTRY():
+            return step({"w": X, "b": X})
+        """),
+    Context("path_tree_map_lambda", """
+        @jax.jit
+        def step(params, grads):
+            def update(p, g):
+                v = p - 0.1 * g
+                {BODY}
+                return v
+
+            return jax.tree_util.tree_map(lambda p, g: update(p, g), params, grads)
+
+
+        def ENTRY():
+            return step({"w": X}, {"w": X})
+        """),
+    Context("path_tree_leaves", """
+        @jax.jit
+        def step(params):
+            leaves = jax.tree_util.tree_leaves(params)
+            v = leaves[0]
+            {BODY}
+            return v
+
+
+        def ENTRY():
+            return step({"w": X, "b": X})
+        """),
+    Context("path_tree_leaves_loop", """
+        @jax.jit
+        def step(params):
+            total = 0.0
+            for v in jax.tree.leaves(params):
+                {BODY}
+                total = total + v
+            return total
+
+
+        def ENTRY():
+            return step({"w": X, "b": X})
+        """),
+    Context("path_closure_factory", """
+        def make_step(table):
+            @jax.jit
+            def step(x):
+                v = table + 0.0 * x
+                {BODY}
+                return v
+
+            return step
+
+
+        def ENTRY():
+            return make_step(X)(X)
+        """),
+    Context("path_closure_over_traced", """
+        @jax.jit
+        def step(x):
+            h = x * 2.0
+
+            def inner():
+                v = h
+                {BODY}
+                return v
+
+            return inner()
+
+
+        def ENTRY():
+            return step(X)
+        """),
+    Context("path_scan_carry_tuple", """
+        def body(carry, xi):
+            v, count = carry
+            {BODY}
+            return (v + xi, count + 1), None
+
+
+        @jax.jit
+        def run(xs):
+            (out, _), _ = jax.lax.scan(body, (xs[0], 0), xs)
+            return out
+
+
+        def ENTRY():
+            return run(X2)
+        """),
+    Context("path_fori_loop_carry_tuple", """
+        @jax.jit
+        def run(x):
+            def body(i, state):
+                v, total = state
+                {BODY}
+                return v, total + jnp.sum(v)
+
+            return jax.lax.fori_loop(0, 2, body, (x, 0.0))
+
+
+        def ENTRY():
+            return run(X)
+        """),
+    Context("path_scan_output", """
+        @jax.jit
+        def run(xs):
+            last, ys = jax.lax.scan(lambda c, xi: (c + xi, c), jnp.zeros(4), xs)
+            v = last
+            {BODY}
+            return v
+
+
+        def ENTRY():
+            return run(X2)
+        """),
+    Context("path_struct_field_in_helper", """
+        class Batch(NamedTuple):
+            x: jax.Array
+            y: jax.Array
+
+
+        def loss(batch):
+            v = batch.x * batch.y
+            {BODY}
+            return v
+
+
+        @jax.jit
+        def step(batch):
+            return loss(batch)
+
+
+        def ENTRY():
+            return step(Batch(X, X))
+        """),
+    Context("path_flax_struct_field", """
+        from flax import struct
+
+
+        @struct.dataclass
+        class State:
+            params: jax.Array
+            step: int = struct.field(pytree_node=False, default=0)
+
+
+        def apply(state, x):
+            v = state.params * x
+            {BODY}
+            return v
+
+
+        @jax.jit
+        def step(state, x):
+            return apply(state, x)
+
+
+        def ENTRY():
+            return step(State(params=X), X)
+        """, needs=("flax",)),
+    Context("path_flax_self_param", """
+        import flax.linen as nn
+
+
+        class Scale(nn.Module):
+            @nn.compact
+            def __call__(self, x):
+                w = self.param("w", nn.initializers.ones, (4,))
+                v = w
+                {BODY}
+                return v * x
+
+
+        def ENTRY():
+            model = Scale()
+            variables = model.init(jax.random.PRNGKey(0), X)
+            return jax.jit(model.apply)(variables, X)
+        """, needs=("flax",)),
+    Context("path_random_traced_key", """
+        @jax.jit
+        def step(key):
+            v = jax.random.uniform(key, (4,)) + 1.0
+            {BODY}
+            return v
+
+
+        def ENTRY():
+            return step(jax.random.PRNGKey(0))
+        """),
+    Context("path_random_split_key", """
+        @jax.jit
+        def step(key, x):
+            key, sub = jax.random.split(key)
+            v = x + jax.random.normal(sub, x.shape)
+            {BODY}
+            return v
+
+
+        def ENTRY():
+            return step(jax.random.PRNGKey(0), X)
+        """),
+    Context("path_value_and_grad_outputs", """
+        def loss_fn(params, x):
+            return jnp.sum((params * x) ** 2)
+
+
+        @jax.jit
+        def step(params, x):
+            loss, grads = jax.value_and_grad(loss_fn)(params, x)
+            v = grads
+            {BODY}
+            return params - 0.1 * v, loss
+
+
+        def ENTRY():
+            return step(X, X)
+        """),
+    Context("path_args_tuple", """
+        @jax.jit
+        def step(*arrays):
+            v = arrays[0]
+            {BODY}
+            return v
+
+
+        def ENTRY():
+            return step(X, X)
+        """),
+    Context("path_list_of_arrays_loop", """
+        @jax.jit
+        def step(xs):
+            outs = []
+            for v in xs:
+                {BODY}
+                outs.append(v)
+            return outs
+
+
+        def ENTRY():
+            return step([X, X])
+        """),
+    Context("path_self_attribute_array", """
+        class Model:
+            def __init__(self):
+                self.w = jnp.ones(4)
+
+            @functools.partial(jax.jit, static_argnums=0)
+            def __call__(self, x):
+                v = self.w * x
+                {BODY}
+                return v
+
+
+        def ENTRY():
+            return Model()(X)
+        """),
+)
+# --------------------------------------------------------------------------------------------
 # sinks: `{P}` is the producer expression (a scalar); `category` is cond or host.
 # --------------------------------------------------------------------------------------------
 
@@ -839,7 +1162,13 @@ VALUE_PRODUCERS = (
     Producer("jnp_shape", "jnp.shape(v)[0]", False),
 )
 VALUE_SINKS = ("if", "float", "np_asarray")
-AXES = ("value_jit_trace", "api_tensor", "api_python")  # the probes that are not in CONTEXTS
+PATH_SINKS = ("if", "bool", "float", "int", "item", "np_asarray")
+PATH_PRODUCERS = (
+    Producer("index", "v[0]", True),
+    Producer("shape", "v.shape[0]", False),
+    Producer("shape_times_sum", "v.shape[0] * v.sum()", True),
+)
+AXES = ("value_jit_trace", "api_tensor", "api_python")  # the probes that are not in CONTEXTS or PATHS
 
 
 @dataclass(frozen=True)
@@ -929,8 +1258,23 @@ def _api_probes() -> list[Probe]:
     return probes
 
 
+def _path_probes() -> list[Probe]:
+    """The value paths (PATHS), each with the PATH_SINKS on the PATH_PRODUCERS."""
+    sinks = {s.name: s for s in SINKS}
+    probes = []
+    for ctx in PATHS:
+        for sink in (sinks[name] for name in PATH_SINKS):
+            for prod in PATH_PRODUCERS:
+                if sink.array_only and not prod.array:
+                    continue
+                body = sink.body.replace("{P}", prod.expr)
+                probes.append(Probe(f"{ctx.name}__{sink.name}__{prod.name}", ctx.name, sink.name, prod.name,
+                                    sink.category, ctx.needs, _place(ctx.source, body)))
+    return probes
+
+
 def all_probes() -> list[Probe]:
-    return _context_probes() + _value_probes() + _api_probes()
+    return _context_probes() + _value_probes() + _api_probes() + _path_probes()
 
 
 # --------------------------------------------------------------------------------------------
@@ -1027,6 +1371,9 @@ def _row(label: str, tp: int, fn: int, fp: int, tn: int) -> str:
     return f"| {label} | {pos} | {tp} | {neg} | {fp} | {recall} | {precision} |"
 
 
+_PATH_NAMES = frozenset(c.name for c in PATHS)
+
+
 def score(probes: list[Probe], labels: dict[str, dict[str, str]], verbose: bool) -> list[str]:
     by_context: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     by_sink: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
@@ -1044,7 +1391,7 @@ def score(probes: list[Probe], labels: dict[str, dict[str, str]], verbose: bool)
         found = findings_of(probe)
         cell = (0 if found else 1) if truth == "positive" else (2 if found else 3)
         by_context[probe.context][cell] += 1
-        group = probe.context.split("_")[0] if probe.context in AXES else "context"
+        group = probe.context.split("_")[0] if probe.context in AXES or probe.context in _PATH_NAMES else "context"
         by_sink[(group, f"{probe.category}/{probe.sink}")][cell] += 1
         if cell in (1, 2):
             misses.append(f"{'FN' if cell == 1 else 'FP'} {probe.name} {rec['outcome']} {found}")
@@ -1057,6 +1404,11 @@ def score(probes: list[Probe], labels: dict[str, dict[str, str]], verbose: bool)
             if ctx not in AXES:
                 total = [a + b for a, b in zip(total, by_context[ctx])]
     lines.append(_row("**all contexts**", *total))
+    paths = [0, 0, 0, 0]
+    for ctx in [c.name for c in PATHS if c.name in by_context]:
+        lines.append(_row(ctx, *by_context[ctx]))
+        paths = [a + b for a, b in zip(paths, by_context[ctx])]
+    lines.append(_row("**all value paths**", *paths))
     lines += ["", "| sink | positives | found | negatives | false findings | recall | precision |",
               "|---|---|---|---|---|---|---|"]
     for (group, sink), cells in sorted(by_sink.items()):

@@ -253,6 +253,20 @@ def numpy_fails_under_jit() -> frozenset[str]:
 
 
 @cache
+def jax_host_conversions() -> frozenset[str]:
+    """JAX functions (``jnp.array_repr``, ``jnp.array_str``) whose probing call fails under ``jax.jit`` with
+    TracerArrayConversionError and no data-dependent shape: they convert the array to a host (NumPy) value,
+    as NumPy functions do. Spelled as xlacheck canonicalises them (``jnp.``). Measured by the JAX table's
+    generator (``jit: false``, ``jit_error``)."""
+    names = set()
+    for name, entry in _jax_table()["entries"].items():
+        if entry.get("jit") is False and entry.get("jit_error") == "TracerArrayConversionError" \
+                and not entry.get("data_dependent_shape"):
+            names.add("jnp." + name[len("jax.numpy."):] if name.startswith("jax.numpy.") else name)
+    return frozenset(names)
+
+
+@cache
 def numpy_store_errors(jax: bool) -> dict[str, str]:
     """``{form: error class}`` for the item assignments into a NumPy array that fail when the value
     (or, ``"[i]=constant"``, the index) is traced: under ``jax.jit`` when ``jax`` (TracerArrayConversionError),

@@ -14,13 +14,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import jax_context_probes as probes  # noqa: E402
 
-# What the rules leave by design, each for a stated reason (docs/jaxrecall31.md): ``max()`` of a tracer is XLA103,
-# behind --preview; nnx modules are not modelled (flax.nnx.jit loses a callee's static arguments across files);
-# eager jax.grad traces its function without jit (a host read there is not a compiled-code finding);
-# jnp.array_repr/array_str return Python strings (as jax_api.json records) but raise TracerArrayConversionError on a
-# tracer, which the table does not record.
-KNOWN_MISSES = ("__builtin_max__", "flax_nnx_jit__", "grad_called_eagerly__", "api__jax.numpy.array_repr__",
-                "api__jax.numpy.array_str__")
+# What the rules leave by design, each for a stated reason (docs/jaxrecall31.md, docs/jaxrecall32.md): nnx modules
+# are not modelled (flax.nnx.jit loses a callee's static arguments across files); eager jax.grad traces its function
+# without jit (a host read there is not a compiled-code finding); a field of a NamedTuple read in a helper
+# (`batch.x`) is not proven traced for XLA326 (a registered pytree may keep a field as static metadata).
+KNOWN_MISSES = ("flax_nnx_jit__", "grad_called_eagerly__", "path_struct_field_in_helper__np_asarray__")
 
 
 def test_every_probe_parses_and_every_labelled_probe_is_current() -> None:
@@ -49,4 +47,4 @@ def test_no_false_finding_and_only_the_known_misses() -> None:
         found += truth == "positive" and flagged
     assert false == []
     assert [m for m in misses if not any(k in m for k in KNOWN_MISSES)] == []
-    assert found >= 500
+    assert found >= 1363

@@ -43,6 +43,8 @@ _INVALID_CALLS = {
     11: ("step", lambda: (jax.numpy.zeros(3), jax.numpy.ones(3))),
     13: ("one_hot", lambda: (jax.numpy.arange(10.0),)),
     14: ("potential", lambda: (jax.numpy.arange(1.0, 4.0),)),
+    15: ("grad_fn", lambda: (jax.numpy.float32(2.0), jax.numpy.arange(1.0, 4.0))),
+    16: ("log_step", lambda: (jax.numpy.arange(1.0, 4.0),)),
 }
 # the TensorFlow examples: (function to call, its arguments as NumPy values)
 _TF_INVALID_CALLS = {6: ("eval_step", lambda: (np.ones((2, 3), np.float32), np.array([0, 2], np.int32))),

@@ -25,11 +25,11 @@ import ast
 from collections.abc import Callable
 
 from xlacheck import api_table
-from xlacheck.analysis.contexts import Certainty, FunctionInfo, Level, ModuleFacts
+from xlacheck.analysis.contexts import Certainty, FunctionInfo, FunctionNode, Level, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import Assignments, own_returns_and_assignments
 from xlacheck.analysis.scopes import own_nodes
-from xlacheck.analysis.tables import JAX_TREE_MAPS
+from xlacheck.analysis.tables import FLAX_LINEN_MODULE, JAX_TREE_MAPS
 from xlacheck.analysis.values import OP, PARAM, PYLIST, STAGED_PREFIXES, TENSOR
 
 # Namespaces whose calls JAX stages under jax.jit: those the value model marks OP, and jax.random/jax.scipy
@@ -54,7 +54,7 @@ def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: Fun
             return "computed by a JAX op"
         if isinstance(expr, ast.Name) and flags & PARAM and (found := _proven_name(expr.id, info, facts, 0, expr)):
             return found
-    if operands := _arithmetic_operands(expr):
+    if operands := _arithmetic_operands(expr) or _comparison_operands(expr):
         sides = [proven_tracer(side, flags_of, info, facts, _depth + 1, _assumed) for side in operands]
         return next((found for found in sides if found), next((found for found in sides if found is not None), None))
     if isinstance(expr, ast.Name):
@@ -63,6 +63,16 @@ def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: Fun
             and (found := proven_tracer(expr.value, flags_of, info, facts, _depth + 1, _assumed)) is not None:
         # an element or a slice of a traced array, a leaf of a traced pytree: jit traces every leaf
         return f"an item of a tracer: {found}" if found else found
+    if isinstance(expr, ast.Subscript) and isinstance(expr.ctx, ast.Load) and facts is not None \
+            and (found := _holds_tracers(expr.value, flags_of, info, facts, _depth + 1, _assumed)) is not None:
+        return f"an element of {found}"
+    if isinstance(expr, ast.Call) and facts is not None:
+        if _jax_op(expr, facts.aliases, {}, 0):
+            return "computed by a JAX op"  # jax.random draws, jax.scipy: staged under jax.jit like jnp
+        if (found := _call_result(expr, None, flags_of, info, facts, _depth, _assumed)) is not None:
+            return found
+        if _flax_param(expr, info, facts):
+            return "a parameter of a flax linen Module (self.param), traced by apply under jax.jit"
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and _array_method(expr.func.attr) \
             and (found := proven_tracer(expr.func.value, flags_of, info, facts, _depth + 1, _assumed)) is not None:
         # `v.mean()`, `v[1:].sum()`: a method of a tracer that is a jnp function of it (x.m() is jnp.m(x))
@@ -75,6 +85,179 @@ def proven_tracer(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: Fun
             and not _rebound(base.id, info) and _mapped_leaf(base.id, info, facts, 0):
         return f"`{base.id}`, a leaf jax.tree.map takes from traced arrays"
     return None
+
+
+def _no_flags(expr: ast.expr) -> int:
+    """No value flags: an expression of another function than the one the rule reads, proven by structure."""
+    return 0
+
+
+_ARRAY_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+
+
+def _comparison_operands(e: ast.expr) -> tuple[ast.expr, ...]:
+    """The operands of one comparison that a JAX array defines (`v[0] > 1`, `loss == best`: a traced bool
+    array when one side is a tracer); empty for chains, `is`, `in`, and comparisons with None or a string."""
+    if not isinstance(e, ast.Compare) or len(e.ops) != 1 or not isinstance(e.ops[0], _ARRAY_COMPARISONS):
+        return ()
+    sides = (e.left, e.comparators[0])
+    if any(isinstance(side, ast.Constant) and (side.value is None or isinstance(side.value, str)) for side in sides):
+        return ()
+    return sides
+
+
+# JAX transformations whose transformed function, called, returns arrays (or tuples of them) computed from its
+# traced arguments: under jax.jit every leaf is a tracer (jax.vjp/linearize also return a function: left out)
+_ARRAY_RESULT_TRANSFORMS = frozenset({"jax.grad", "jax.value_and_grad", "jax.jacrev", "jax.jacfwd", "jax.jacobian",
+                                      "jax.hessian", "jax.vmap"})
+_TREE_LEAVES = frozenset({"jax.tree_util.tree_leaves", "jax.tree.leaves"})
+
+
+def _holds_tracers(expr: ast.expr, flags_of: Callable[[ast.expr], int], info: FunctionInfo, facts: ModuleFacts,
+                   depth: int, assumed: frozenset[str]) -> str | None:
+    """``expr`` is a Python list or tuple whose elements are tracers (not a tracer itself: its truth value is
+    its length): the leaves of a traced pytree (``jax.tree.leaves(params)``), the ``*args`` of a function
+    JAX traces, a name bound once to one of those; how, for messages, else None."""
+    if depth > 8:
+        return None
+    if isinstance(expr, ast.Call) and expr.args and facts.aliases.resolve(expr.func) in _TREE_LEAVES \
+            and (found := proven_tracer(expr.args[0], flags_of, info, facts, depth + 1, assumed)) is not None:
+        return f"the leaves of a traced pytree ({found})" if found else "the leaves of a traced pytree"
+    if not isinstance(expr, ast.Name) or isinstance(info.node, ast.Lambda):
+        return None
+    vararg = info.node.args.vararg
+    if vararg is not None and vararg.arg == expr.id and not _rebound(expr.id, info) and info.jax \
+            and info.traced_args and not info.declared and not info.static_params_unknown and not info.static_params:
+        return f"`*{expr.id}` of a function JAX traces"
+    values = own_returns_and_assignments(info.node)[1].get(expr.id) or []
+    if len(values) == 1 and values[0] is not None:
+        return _holds_tracers(values[0], flags_of, info, facts, depth + 1, assumed)
+    return None
+
+
+def _other_bindings(fn: FunctionNode, name: str) -> list[tuple[ast.expr, int | None, str]]:
+    """The bindings of ``name`` in ``fn`` that are not plain assignments, as (source, index, how): a name in a
+    flat tuple target (``v, w = source``: index), a loop target (``for v in source``: None), a name in an
+    ``enumerate``/``zip`` loop target (the iterated argument); empty when any other binding (``with``,
+    ``:=``, a starred or nested target) binds it, so that no value goes unproven."""
+    found: list[tuple[ast.expr, int | None, str]] = []
+    for n in own_nodes(fn):
+        if isinstance(n, ast.Assign) and not (len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
+            for target in n.targets:
+                if isinstance(target, (ast.Tuple, ast.List)) and any(
+                        isinstance(e, ast.Name) and e.id == name for e in target.elts):
+                    if any(isinstance(e, ast.Starred) for e in target.elts):
+                        return []
+                    index = next(i for i, e in enumerate(target.elts) if isinstance(e, ast.Name) and e.id == name)
+                    found.append((n.value, index, "unpacked"))
+                elif _binds_name(target, name):
+                    return []
+        elif isinstance(n, (ast.For, ast.AsyncFor)) and _binds_name(n.target, name):
+            target, source = n.target, n.iter
+            if isinstance(target, ast.Name):
+                found.append((source, None, "iterated"))
+                continue
+            if not (isinstance(target, ast.Tuple) and isinstance(source, ast.Call) and isinstance(source.func, ast.Name)
+                    and source.func.id in ("enumerate", "zip") and not source.keywords
+                    and all(isinstance(e, ast.Name) for e in target.elts)):
+                return []
+            index = next(i for i, e in enumerate(target.elts) if isinstance(e, ast.Name) and e.id == name)
+            if source.func.id == "enumerate":
+                if index != 1 or len(source.args) != 1:
+                    return []
+                found.append((source.args[0], None, "iterated"))
+            elif index < len(source.args) and not isinstance(source.args[index], ast.Starred):
+                found.append((source.args[index], None, "iterated"))
+            else:
+                return []
+        elif isinstance(n, (ast.With, ast.AsyncWith, ast.NamedExpr, ast.AugAssign, ast.AnnAssign)) and any(
+                _binds_name(t, name) for t in ([i.optional_vars for i in n.items if i.optional_vars is not None]
+                                               if isinstance(n, (ast.With, ast.AsyncWith)) else [n.target])):
+            if not isinstance(n, (ast.AugAssign, ast.AnnAssign)):
+                return []
+    return found
+
+
+def _binds_name(target: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load) for n in ast.walk(target))
+
+
+def _element_tracer(source: ast.expr, index: int | None, how: str, flags_of: Callable[[ast.expr], int],
+                    info: FunctionInfo, facts: ModuleFacts, depth: int, assumed: frozenset[str]) -> str | None:
+    """An element of ``source`` (``index``: of a tuple it is unpacked from; None: any element a loop takes)
+    is a tracer: an element of a tracer or of a traced pytree (jit traces every leaf; a loop carry), of the
+    leaves of one, of a JAX op's result (``key, sub = jax.random.split(key)``), of a transformed function's
+    result (``loss, grads = jax.value_and_grad(f)(p, x)``), or the element a same-file function returns
+    at that position from tracers."""
+    if depth > 8:
+        return None
+    if (found := proven_tracer(source, flags_of, info, facts, depth + 1, assumed)) is not None:
+        return f"{how} from a tracer: {found}" if found else found
+    if (found := _holds_tracers(source, flags_of, info, facts, depth + 1, assumed)) is not None:
+        return f"{how} from {found}"
+    if not isinstance(source, ast.Call):
+        return None
+    f = source.func
+    if isinstance(f, ast.Call) and f.args and facts.aliases.resolve(f.func) in _ARRAY_RESULT_TRANSFORMS \
+            and not any(kw.arg == "has_aux" or kw.arg is None for kw in f.keywords):
+        return f"{how} from the result of {facts.aliases.resolve(f.func)}"
+    if index is not None:
+        return _call_result(source, index, flags_of, info, facts, depth, assumed)
+    return None
+
+
+def _call_result(call: ast.Call, index: int | None, flags_of: Callable[[ast.expr], int], info: FunctionInfo,
+                 facts: ModuleFacts, depth: int, assumed: frozenset[str]) -> str | None:
+    """``call`` runs a function of this file (``index``: the ``index``-th element of a tuple it returns) that
+    gives a tracer at every ``return`` from what this call passes it: arithmetic on, an item or a method
+    of a parameter this call binds to a tracer, or a JAX op's result (staged: the callee runs in the caller's
+    trace). How, for messages, else None."""
+    if depth > 4 or any(isinstance(a, ast.Starred) for a in call.args) or any(kw.arg is None for kw in call.keywords):
+        return None
+    found = facts.callee(call, info)
+    if found is None or found[0] is info:
+        return None
+    callee, on_self = found
+    node = callee.node
+    if isinstance(node, ast.Lambda) or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own_nodes(node)):
+        return None
+    returns, assigned = own_returns_and_assignments(node)
+    if not returns:
+        return None
+    params = [a.arg for a in node.args.posonlyargs + node.args.args]
+    positional = params[1:] if on_self or (callee.cls is not None and params[:1] in (["self"], ["cls"])) else params
+    bound: dict[str, ast.expr] = dict(zip(positional, call.args))
+    bound.update((kw.arg, kw.value) for kw in call.keywords if kw.arg is not None)
+    every_param = set(params) | {a.arg for a in node.args.kwonlyargs}
+
+    def given(e: ast.expr, steps: int) -> bool:
+        if steps > 8:
+            return False
+        if isinstance(e, ast.Name):
+            if e.id in every_param:
+                arg = bound.get(e.id)
+                return arg is not None and not _rebound(e.id, callee) \
+                    and proven_tracer(arg, flags_of, info, facts, depth + 1, assumed) is not None
+            values = assigned.get(e.id) or []
+            return bool(values) and all(v is not None and given(v, steps + 1) for v in values)
+        if operands := _arithmetic_operands(e) or _comparison_operands(e):
+            return any(given(side, steps + 1) for side in operands)
+        if isinstance(e, ast.Subscript) and isinstance(e.ctx, ast.Load):
+            return given(e.value, steps + 1)
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and _array_method(e.func.attr):
+            return given(e.func.value, steps + 1)
+        return _jax_op(e, facts.aliases, assigned, 0)
+
+    for r in returns:
+        value = r.value
+        if index is not None:
+            if not isinstance(value, ast.Tuple) or index >= len(value.elts) \
+                    or any(isinstance(e, ast.Starred) for e in value.elts):
+                return None
+            value = value.elts[index]
+        if value is None or not given(value, 0):
+            return None
+    return f"returned by {callee.name}() from tracers"
 
 
 def _array_method(name: str) -> bool:
@@ -91,22 +274,56 @@ def _proven_local(name: str, flags_of: Callable[[ast.expr], int], info: Function
     ``qpos = qpos + 0.01 * qvel``). Tuple unpacking, loop targets and other bindings are no proof."""
     params = _parameters(info, with_defaults=True)
     node = info.node
-    if isinstance(node, ast.Lambda) or name in params and not traced_parameter(name, info, rebound_ok=True):
+    if name in params and not _rebound(name, info):
+        # a parameter the value model leaves unknown (a leaf jax.tree.map hands a module-level function, a
+        # parameter of an enclosing function read by structure alone), unless a type test dispatches on it
+        if flags_of is _no_flags or flags_of(ast.Name(id=name, ctx=ast.Load())) == 0 and not _type_tested(name, node):
+            return _proven_name(name, info, facts, 0)
+        return None
+    if isinstance(node, ast.Lambda) or name in params and not _traced_on_entry(name, info, facts):
         return None
     values = own_returns_and_assignments(node)[1].get(name) or []
     if not values:
+        if facts is not None and name not in params and info.parent is not None and not _rebound(name, info):
+            # a free variable: what the enclosing function binds it to (read there by structure alone)
+            outer = _proven_local(name, _no_flags, info.parent, facts, depth + 1, frozenset())
+            return f"{outer} (read in a nested function)" if outer else None
         return None
+    others = _other_bindings(node, name) if None in values else []
     found: str | None = None
     for value in values:
         if value is None:
-            return None
+            if not others or facts is None:
+                return None
+            continue
         evidence = proven_tracer(value, flags_of, info, facts, depth + 1, assumed | {name})
+        if evidence is None:
+            return None
+        found = found or evidence
+    for source, index, how in others:
+        evidence = _element_tracer(source, index, how, flags_of, info, facts, depth + 1, assumed | {name}) \
+            if facts is not None else None
         if evidence is None:
             return None
         found = found or evidence
     if name in params:
         return f"parameter `{name}` of a function JAX traces, rebound to arithmetic on tracers"
     return f"`{name}`, computed from a tracer: {found}" if found else None
+
+
+def _type_tested(name: str, fn: FunctionNode) -> bool:
+    """``fn`` tests ``isinstance(name, ...)``: it dispatches on what the value is (a tracer or not)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance" and n.args
+               and isinstance(n.args[0], ast.Name) and n.args[0].id == name for n in own_nodes(fn))
+
+
+def _traced_on_entry(name: str, info: FunctionInfo, facts: ModuleFacts | None) -> bool:
+    """The parameter ``name`` holds a tracer when ``info`` starts, whatever the body binds to it later: JAX
+    traces it, a traced caller of this file passes it one, or jax.tree.map hands it a traced leaf."""
+    if traced_parameter(name, info, rebound_ok=True):
+        return True
+    return facts is not None and (_passed_a_tracer(name, info, facts, 0, on_entry=True)
+                                  or _mapped_leaf(name, info, facts, 0))
 
 
 def _proven_name(name: str, info: FunctionInfo, facts: ModuleFacts | None, depth: int,
@@ -131,31 +348,57 @@ def _proven_name(name: str, info: FunctionInfo, facts: ModuleFacts | None, depth
 
 
 def _mapped_leaf(name: str, info: FunctionInfo, facts: ModuleFacts, depth: int) -> bool:
-    """``info`` is the function a ``jax.tree.map``-like call of its enclosing function hands leaves
-    (``tree_map(lambda x: ..., xs)``), and the tree that fills ``name`` is a proven tracer there."""
-    parent = info.parent
-    if parent is None or isinstance(parent.node, ast.Lambda):
-        return False
+    """``info`` is the function a ``jax.tree.map``-like call hands leaves (``tree_map(lambda x: ..., xs)`` in
+    its enclosing function, ``tree_map(scale, params)`` with a function of this file in a traced function),
+    and the tree that fills ``name`` is a proven tracer there."""
     node = info.node
     params = [a.arg for a in node.args.posonlyargs + node.args.args]
-    if name not in params:
+    if name not in params or depth > 3:
         return False  # a keyword-only parameter: tree.map passes leaves by position
-    for call in own_nodes(parent.node):
+    parents = [info.parent] if info.parent is not None and not isinstance(info.parent.node, ast.Lambda) else []
+    if not isinstance(node, ast.Lambda):
+        parents += [f for f in facts.functions if f is not info.parent and f.jax
+                    and f.certainty is Certainty.COMPILED and not isinstance(f.node, ast.Lambda)]
+    for parent, call in ((p, c) for p in parents for c in own_nodes(p.node)):
         if not (isinstance(call, ast.Call) and call.args and facts.aliases.resolve(call.func) in JAX_TREE_MAPS):
             continue
         fn = call.args[0]
-        if not (fn is node or isinstance(fn, ast.Name) and not isinstance(node, ast.Lambda) and fn.id == node.name):
+        if not (fn is node or isinstance(fn, ast.Name) and not isinstance(node, ast.Lambda) and fn.id == node.name
+                and (parent is info.parent or _names_function(fn, parent, info, facts))):
             continue
         offset = 1 if (facts.aliases.resolve(call.func) or "").endswith("with_path") else 0  # (path, *leaves)
         index = params.index(name) - offset
         if index < 0 or 1 + index >= len(call.args) or isinstance(call.args[1 + index], ast.Starred):
             continue
         tree = call.args[1 + index]
-        if _jax_op(tree, facts.aliases, own_returns_and_assignments(parent.node)[1], 0):
+        assigned = {} if isinstance(parent.node, ast.Lambda) else own_returns_and_assignments(parent.node)[1]
+        if _jax_op(tree, facts.aliases, assigned, 0):
             return True
         if isinstance(tree, ast.Name) and _proven_name(tree.id, parent, facts, depth + 1) is not None:
             return True
     return False
+
+
+def _flax_param(call: ast.Call, info: FunctionInfo, facts: ModuleFacts) -> bool:
+    """``self.param(name, init, ...)`` in a method of a flax linen Module of this file (or of a class derived
+    here from one): ``Module.apply`` passes the parameters in, so under jax.jit it returns a tracer."""
+    f = call.func
+    if not (isinstance(f, ast.Attribute) and f.attr == "param" and isinstance(f.value, ast.Name)
+            and f.value.id == "self" and call.args):
+        return False
+    cls, seen = info.cls, set()
+    while cls is not None and cls.node.name not in seen:
+        seen.add(cls.node.name)
+        if FLAX_LINEN_MODULE in cls.bases:
+            return True
+        cls = next((facts.classes_by_name[b] for b in cls.bases if b in facts.classes_by_name), None)
+    return False
+
+
+def _names_function(ref: ast.Name, caller: FunctionInfo, info: FunctionInfo, facts: ModuleFacts) -> bool:
+    """``ref``, read in ``caller``, is the function ``info``."""
+    found = facts.callee(ast.Call(func=ref, args=[], keywords=[]), caller)
+    return found is not None and found[0] is info
 
 
 def proven_symbolic(flags: int, info: FunctionInfo) -> str | None:
@@ -212,7 +455,7 @@ def _rebound(name: str, info: FunctionInfo, read: ast.AST | None = None) -> bool
 
 
 def _passed_a_tracer(name: str, info: FunctionInfo, facts: ModuleFacts, depth: int,
-                     read: ast.AST | None = None) -> bool:
+                     read: ast.AST | None = None, *, on_entry: bool = False) -> bool:
     """A call in a function of this file that JAX traces binds the helper ``info``'s parameter
     ``name`` (never rebound in it) to a proven tracer: that function's own traced parameter, a JAX
     op's result (directly or through a name every assignment of which is one), or, at most two
@@ -220,11 +463,11 @@ def _passed_a_tracer(name: str, info: FunctionInfo, facts: ModuleFacts, depth: i
     runs, the helper gets a tracer."""
     node = info.node
     if depth > 2 or isinstance(node, ast.Lambda) or name not in _parameters(info, with_defaults=True) \
-            or _rebound(name, info, read):
+            or not on_entry and _rebound(name, info, read):
         return False
     params = [a.arg for a in node.args.posonlyargs + node.args.args]
     for caller in facts.functions:
-        if not caller.jax or caller.certainty is not Certainty.COMPILED or isinstance(caller.node, ast.Lambda):
+        if not caller.jax or caller.certainty is not Certainty.COMPILED:
             continue
         assigned: Assignments | None = None
         for call in own_nodes(caller.node):
@@ -241,7 +484,7 @@ def _passed_a_tracer(name: str, info: FunctionInfo, facts: ModuleFacts, depth: i
             if arg is None:
                 continue
             if assigned is None:
-                assigned = own_returns_and_assignments(caller.node)[1]
+                assigned = {} if isinstance(caller.node, ast.Lambda) else own_returns_and_assignments(caller.node)[1]
             if _tracer_argument(arg, caller, facts, assigned, depth):
                 return True
     return False
@@ -260,7 +503,8 @@ def _tracer_argument(arg: ast.expr, caller: FunctionInfo, facts: ModuleFacts, as
         return True
     if isinstance(arg, ast.Name):
         if arg.id in _parameters(caller, with_defaults=True):
-            return traced_parameter(arg.id, caller, arg) or _passed_a_tracer(arg.id, caller, facts, depth + 1, arg)
+            return traced_parameter(arg.id, caller, arg) or _passed_a_tracer(arg.id, caller, facts, depth + 1, arg) \
+                or not _rebound(arg.id, caller, arg) and _mapped_leaf(arg.id, caller, facts, depth + 1)
         values = assigned.get(arg.id) or []
         return bool(values) and all(v is not None and _tracer_argument(v, caller, facts, assigned, depth, steps + 1)
                                     for v in values)

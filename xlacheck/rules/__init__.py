@@ -57,6 +57,7 @@ from xlacheck.rules.op_without_xla_kernel import OpWithoutXlaKernel
 from xlacheck.rules.operation_returned_from_traced_call import OperationReturnedFromTracedCall
 from xlacheck.rules.possible_nan_where_xla_differs import PossibleNanWhereXlaDiffers
 from xlacheck.rules.python_builtin_on_tensors import PythonBuiltinOnTensors
+from xlacheck.rules.python_builtin_on_tracer import PythonBuiltinOnTracer
 from xlacheck.rules.python_callback_op import PythonCallbackOp
 from xlacheck.rules.python_input_pipeline_on_tpu import PythonInputPipelineOnTpu
 from xlacheck.rules.python_predicate_in_tf_cond import PythonPredicateInTfCond
@@ -143,6 +144,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     StaticIndexUnderShapeGuard,
     PythonPredicateInTfCond,
     TracedValueHashed,
+    PythonBuiltinOnTracer,
     # XLA2xx data-dependent shapes
     MaskedTailIndex,
     CumulativeOpOnMasked,

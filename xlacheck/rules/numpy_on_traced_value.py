@@ -22,7 +22,8 @@ def numpy_on_traced_value(node: ast.AST, ctx: RuleContext) -> str | None:
     if not isinstance(node, ast.Call):
         return None
     name = call_name(node, ctx)
-    if name is None or name not in (api_table.numpy_fails_under_jit() if jax else api_table.numpy_fails_on_symbolic()):
+    if name is None or name not in (api_table.numpy_fails_under_jit() | api_table.jax_host_conversions() if jax
+                                    else api_table.numpy_fails_on_symbolic()):
         return None
     for arg in list(node.args) + [kw.value for kw in node.keywords]:
         # a list or tuple display: NumPy converts it element by element (np.stack([a, b]))
@@ -48,6 +49,8 @@ def _remedy(name: str, check: str, op: str) -> str:
     compiled function (or becomes the framework's own check); any other function has a framework op."""
     if name.startswith("np.testing."):
         return f"assert on the returned value outside the compiled function, or use a {check}"
+    if name in api_table.jax_host_conversions():  # jnp.array_repr/array_str: text of the value
+        return "format the returned value outside the jitted function, or print it with jax.debug.print"
     return f"use the {op}"
 
 
@@ -126,6 +129,9 @@ class NumpyOnTracedValue(Rule):
       module-level NumPy table) indexed with such a value;
     - in TensorFlow: the result of a TensorFlow op in a function a `tf.function` traces (decorated
       or wrapped, with or without `jit_compile`, and what it calls).
+
+    Also the JAX functions that convert their argument to a host value (`jnp.array_repr`,
+    `jnp.array_str`: the JAX table records TracerArrayConversionError for them under `jax.jit`).
 
     Which functions fail comes from the tables, measured by calling each public `np.*`,
     `np.linalg.*`, `np.fft.*`, `np.random.*` and `scipy.linalg/special/signal/ndimage` function on
@@ -254,9 +260,9 @@ class NumpyOnTracedValue(Rule):
         Example("import jax\nimport numpy as np\n@jax.jit\ndef shifted(params):\n"
                 "    return jax.tree_util.tree_map(lambda x: np.append(x[0], x[:-1]), params)\n",
                 expected=(
-                    (5, 45, 'np.append on a traced array (`x`, a leaf jax.tree.map takes from traced arrays) under '
-                            'jax.jit (nested in shifted()): it needs concrete values and raises a tracer conversion '
-                            'error (measured); use the jnp.* / jax.scipy op'),
+                    (5, 45, 'np.append on a traced array (an item of a tracer: `x`, a leaf jax.tree.map takes from '
+                            'traced arrays) under jax.jit (nested in shifted()): it needs concrete values and raises a '
+                            'tracer conversion error (measured); use the jnp.* / jax.scipy op'),
                 )),
         # a closure's free variable is the enclosing jitted function's traced parameter
         Example("import jax\nimport numpy as np\n@jax.jit\ndef energy(x):\n    def norm():\n"
@@ -323,6 +329,23 @@ class NumpyOnTracedValue(Rule):
                     (8, 44, 'np.exp on a traced array (`.mean()` of a tracer: an item of a tracer: parameter `theta` '
                             'of a function JAX traces) under jax.jit (decorated with jax.jit): it needs concrete '
                             'values and raises a tracer conversion error (measured); use the jnp.* / jax.scipy op'),
+                )),
+        # a lambda jax.jit(jax.grad(...)) traces passes its traced parameter on (XLA304's stheno#21 example)
+        Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\ndef nll(w, y):\n"
+                "    keep = np.asarray(y)\n    return jnp.sum(jnp.where(jnp.isnan(keep), 0.0, y)) * w\n"
+                "grad_fn = jax.jit(jax.grad(lambda w, y: -nll(w, y)))\n",
+                expected=(
+                    (5, 12, 'np.asarray on a traced array (parameter `y`, which a function JAX traces passes a '
+                            'tracer) under jax.jit (called from <lambda>()): it needs concrete values and raises a '
+                            'tracer conversion error (measured); use the jnp.* / jax.scipy op'),
+                )),
+        # jnp.array_str converts the array to NumPy to format it (jax_api.json: TracerArrayConversionError)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef log_step(x):\n"
+                "    h = jnp.tanh(x)\n    text = jnp.array_str(h)\n    return h, len(text)\n",
+                expected=(
+                    (6, 12, 'jnp.array_str on a traced array (computed by a JAX op) under jax.jit (decorated with '
+                            'jax.jit): it needs concrete values and raises a tracer conversion error (measured); '
+                            'format the returned value outside the jitted function, or print it with jax.debug.print'),
                 )),
     )
 

@@ -6,6 +6,7 @@ import ast
 
 from xlacheck.analysis.values import DATA, PARAM, PYLIST, SHAPE, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext
+from xlacheck.rules.python_builtin_on_tracer import builtin_on_tracer
 
 _BUILTINS = {
     "max": "tf.maximum / tf.reduce_max",
@@ -167,6 +168,8 @@ class PythonBuiltinOnTensors(Rule):
         f = node.func
         if not isinstance(f, ast.Name) or f.id not in _BUILTINS or f.id in ctx.values.env:
             return
+        if builtin_on_tracer(node, ctx) is not None:
+            return  # proven a tracer under jax.jit: XLA124's, on by default
         for arg in node.args:
             if _mapping_parameter(ctx, arg):
                 continue  # a dict iterates its keys: sorted(params) compares strings, not tensors

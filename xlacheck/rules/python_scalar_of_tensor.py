@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import math
 
+from xlacheck.analysis.tracers import proven_tracer
 from xlacheck.analysis.values import DATA, OP, OPAQUE, PARAM, SHAPE, TENSOR, VARIABLE, is_unknown_result
 from xlacheck.rules.base import Example, Rule, RuleContext
 
@@ -207,6 +208,9 @@ class PythonScalarOfTensor(Rule):
         if len(node.args) != 1:
             return
         k = ctx.flags(node.args[0])
+        if not _value_tensor(k) and ctx.function.jax and not isinstance(node.args[0], ast.Name) \
+                and proven_tracer(node.args[0], ctx.flags, ctx.function, ctx.facts) is not None:
+            k |= TENSOR | OP  # proven a tracer where the value model does not know it (a helper's return, a leaf)
         if not _value_tensor(k):
             if f.id == "int" and not ctx.converted and not ctx.function.jax and _symbolic_shape(k):
                 ctx.report(self, node,

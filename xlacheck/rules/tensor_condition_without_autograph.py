@@ -6,6 +6,7 @@ import ast
 
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.tables import TF_VARIABLES
+from xlacheck.analysis.tracers import proven_tracer
 from xlacheck.analysis.truth import only_truth_tested, parents, required_params
 from xlacheck.analysis.values import BOOL, TENSOR, VARIABLE, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
@@ -60,6 +61,16 @@ def _numeric_variable(test: ast.expr, ctx: RuleContext) -> str | None:
     if verdicts and all(v is False for v in verdicts):
         return f"self.{test.attr}"
     return None
+
+
+def _proven_computed_tracer(test: ast.expr, ctx: RuleContext) -> bool:
+    """Under jax.jit, ``test`` is computed from values proven to be tracers (analysis.tracers: a comparison,
+    an item, arithmetic or a JAX op on them, a helper's return), where the value model lost them. A bare
+    name is left to the value model and :func:`_bare_jit_argument` (a container passed whole is truthy)."""
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    return ctx.function.jax and not isinstance(test, ast.Name) \
+        and proven_tracer(test, ctx.flags, ctx.function, ctx.facts) is not None
 
 
 def _bare_jit_argument(test: ast.expr, ctx: RuleContext) -> bool:
@@ -388,7 +399,8 @@ class TensorConditionWithoutAutograph(Rule):
             tested = [node.test]  # type: ignore[attr-defined]
         for test in tested:
             flags = ctx.flags(test)
-            if (ctx.tensor_value(flags) if helper else is_tensor(flags)) or _bare_jit_argument(test, ctx):
+            if (ctx.tensor_value(flags) if helper else is_tensor(flags)) or _bare_jit_argument(test, ctx) or (
+                    _proven_computed_tracer(test, ctx)):
                 kind = {ast.If: "`if`", ast.While: "`while`", ast.IfExp: "conditional expression",
                         ast.BoolOp: "`and`/`or`"}[type(node)]
                 if ctx.function.jax:  # say it in JAX's terms: no AutoGraph, no tf.Tensor there

@@ -152,7 +152,9 @@ class TensorToHostMethod(Rule):
         k = ctx.flags(f.value)
         # under jax.jit every non-static argument is an array or a pytree of them; only an array
         # has .item()/.tolist()
-        if f.attr != "numpy" and not is_tensor(k) and not (ctx.function.jax and k & TENSOR and not k & PYLIST):
+        if f.attr != "numpy" and not is_tensor(k) and not (ctx.function.jax and k & TENSOR and not k & PYLIST) and not (
+                ctx.function.jax and not isinstance(f.value, ast.Name)
+                and proven_tracer(f.value, ctx.flags, ctx.function, ctx.facts) is not None):
             return
         if ctx.resolve(f.value) is not None:
             return  # a module attribute, e.g. `tf.experimental.numpy`
