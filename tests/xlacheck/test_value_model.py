@@ -1000,3 +1000,33 @@ def test_a_layer_output_proven_a_tensor_keeps_its_data_provenance() -> None:
     static = TF + ("class M(tf.keras.Model):\n    def train_step(self, data):\n        h = self(data)\n"
                    "        return tf.one_hot(tf.cast(h, tf.int32), h.shape[-1])\n")
     assert codes(static) == []
+
+
+# tfprec32: a helper here that returns shape arithmetic (transformers' Longformer/LED `_pad_to_window_size`)
+# gives a shape value, not a tensor of the data: slicing by it compiles under jit_compile (measured, TF 2.21,
+# static and `[None, None]` input signatures)
+def test_a_helper_returning_shape_arithmetic_gives_a_shape_value() -> None:
+    src = TF + ("from transformers.tf_utils import shape_list\n"
+                "class Encoder(tf.keras.layers.Layer):\n"
+                "    def call(self, hidden_states, padding_len=0):\n"
+                "        return hidden_states[:, :-padding_len] if padding_len > 0 else hidden_states\n"
+                "class Main(tf.keras.layers.Layer):\n"
+                "    def __init__(self, **kwargs):\n"
+                "        super().__init__(**kwargs)\n"
+                "        self.encoder = Encoder()\n"
+                "        self.window = 4\n"
+                "    def call(self, input_ids):\n"
+                "        padding_len, input_ids = self._pad(input_ids)\n"
+                "        h = self.encoder(tf.cast(input_ids, tf.float32), padding_len=padding_len)\n"
+                "        return h{}\n"
+                "    def _pad(self, input_ids):\n"
+                "        batch_size, seq_len = shape_list(input_ids)[:2]\n"
+                "        padding_len = (self.window - seq_len % self.window) % self.window\n"
+                "        return padding_len, tf.pad(input_ids, [[0, 0], [0, padding_len]])\n"
+                "    def _count(self, input_ids):\n"
+                "        return tf.reduce_max(input_ids), input_ids\n")
+    assert codes(src.format("")) == []
+    assert codes(src.format("[:, :self._pad(input_ids)[0]]")) == []
+    # an item computed from the data stays one: the same slice by a helper's reduction is flagged
+    data = src.replace("= self._pad(input_ids)\n", "= self._count(input_ids)\n")
+    assert codes(data.format("")) == [(5, "XLA205")]

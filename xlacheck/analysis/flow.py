@@ -25,6 +25,7 @@ from xlacheck.analysis.values import (
     LEAVES_AND_TREEDEF,
     LOOP,
     OP,
+    OPAQUE,
     PYLIST,
     PYLIST_EMPTY,
     PYTHON,
@@ -345,8 +346,11 @@ class FunctionWalker:
                 self.bind(elts[1], 0)  # and a PyTreeDef
             else:
                 item = flags & ~(PYLIST | PYLIST_EMPTY)
-                for sub in elts:
-                    self.bind(sub, item)
+                # `padding_len, ids = self._pad(ids)`: the items a helper here returns as static facts
+                static = self.values.static_returns(value) if flags & OPAQUE and not any(
+                    isinstance(sub, ast.Starred) for sub in elts) else {}
+                for i, sub in enumerate(elts):
+                    self.bind(sub, static.get(i, item))
         elif t is ast.Starred:
             self.bind(target.value, flags | PYLIST)  # type: ignore[attr-defined]
         elif isinstance(target, ast.Attribute) and type(target.value) is ast.Name and target.value.id == "self":

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import IntFlag
 from typing import NamedTuple
 
@@ -34,7 +34,7 @@ from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
 from xlacheck.analysis.dtypes import DtypeModel, names_bool
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import returns_one_reduction
-from xlacheck.analysis.scopes import target_names
+from xlacheck.analysis.scopes import own_nodes, target_names
 from xlacheck.analysis.tables import BOOL_FUNCS, CALL_METHODS, JAX_BOOL_FUNCS, call_arguments, splatted
 from xlacheck.analysis.type_guards import python_type_guard
 
@@ -940,11 +940,22 @@ class ValueEnv:
             # a helper here whose every return is a JAX op's result: under jax.jit, a tracer
             return TENSOR | OP | (k & (PARAM | LOOP | RANDOM))
         if k & TENSOR:
+            whole = self.static_returns(e).get(-1)
+            if whole is not None:
+                return whole  # a helper here that returns a shape value (:func:`static_returns`)
             # A user function of tensors: a tensor or a structure (values, shapes, counts mixed),
             # so its result is not treated as data-derived, nor as random when an argument is: a
             # helper of a noised tensor returns its shape as often as values (pix2seq shape_as_list).
             return TENSOR | OPAQUE
         return 0
+
+    def static_returns(self, e: ast.expr | None) -> Mapping[int, int]:
+        """What a call ``e`` of a function of this file returns that is a static fact, by tuple
+        position (:func:`static_returns`); empty for anything else."""
+        if not isinstance(e, ast.Call):
+            return {}
+        key = self.reducer_key(e.func)
+        return self.reducers.shapes.get(key, {}) if key is not None else {}
 
     def _not_a_tensor_method(self, attr: str) -> bool:
         """No measured kind of TensorFlow/JAX tensor has a member ``attr`` (``xlacheck/data/
@@ -1318,13 +1329,103 @@ def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> R
     transformers' Longformer/LED (``_get_global_attn_indices``) they added 28 findings downstream of
     one data-dependent size that is already flagged where it is computed."""
     whole = set()
+    shapes: dict[str, dict[int, int]] = {}
     for info in functions:
         node = info.node
         if info.parent is not None or not isinstance(node, ast.FunctionDef):
             continue
+        key = info.name if info.cls is None else f"{info.cls.node.name}.{info.name}"
         if returns_one_reduction(node, aliases):
-            whole.add(info.name if info.cls is None else f"{info.cls.node.name}.{info.name}")
-    return Reducers(frozenset(whole))
+            whole.add(key)
+        elif (positions := static_returns(info, aliases)):
+            shapes[key] = positions
+    return Reducers(frozenset(whole), shapes=shapes)
+
+
+# What makes a returned value no static fact: a value of the data, of a parameter (whatever the
+# callers pass), of a loop, random, a variable, or a structure or an unknown function's result.
+_NOT_STATIC = DATA | OPAQUE | DYNAMIC | PARAM | LOOP | RANDOM | VARIABLE | PYLIST | PYLIST_EMPTY | LAYER | INTCAST
+
+
+def static_returns(info: FunctionInfo, aliases: AliasTable) -> dict[int, int]:
+    """The returns of ``info`` that are static facts, by position: ``{i: flags}`` for item ``i`` of
+    the tuple every ``return`` gives (all of one length), ``{-1: flags}`` when no return is a tuple.
+    A static fact is computed only from shapes (``shape_list``/``tf.shape``/``x.shape`` arithmetic:
+    SHAPE) or Python values with evidence (PYTHON), never from a parameter's value: transformers'
+    Longformer/LED ``padding_len, input_ids, ... = self._pad_to_window_size(...)`` gives the padding
+    a sequence length needs, a shape value, which a user function's result (a tensor or a structure,
+    ``TENSOR | OPAQUE``) hid. The body is read in source order with every assignment merged, each
+    parameter a tensor of the caller's (``PARAM``), each loop or ``with`` target unknown."""
+    node = info.node
+    assert isinstance(node, ast.FunctionDef)
+    returns = [n for n in own_nodes(node) if isinstance(n, ast.Return)]
+    if not returns or any(r.value is None for r in returns):
+        return {}
+    tuples = [r.value for r in returns if isinstance(r.value, (ast.Tuple, ast.List))]
+    if tuples and (len(tuples) != len(returns) or len({len(t.elts) for t in tuples}) != 1
+                   or any(isinstance(e, ast.Starred) for t in tuples for e in t.elts)):
+        return {}
+    a = node.args
+    env = {x.arg: TENSOR | PARAM | OPAQUE for x in a.posonlyargs + a.args + a.kwonlyargs}
+    for pack in (a.vararg, a.kwarg):
+        if pack is not None:
+            env[pack.arg] = TENSOR | PARAM | PYLIST
+    env.pop("self", None)
+    env.pop("cls", None)
+    values = ValueEnv(aliases, info.cls, env, node)
+    env = values.env
+
+    def bind(target: ast.expr, k: int, value: ast.expr | None) -> None:
+        if isinstance(target, ast.Name):
+            env[target.id] = env.get(target.id, 0) | k
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            pairs = isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts)
+            for i, sub in enumerate(target.elts):
+                item = value.elts[i] if pairs and isinstance(value, (ast.Tuple, ast.List)) else None
+                sub = sub.value if isinstance(sub, ast.Starred) else sub
+                bind(sub, values.flags(item) if item is not None else k & ~(PYLIST | PYLIST_EMPTY), item)
+        values.invalidate()
+
+    for n in own_nodes(node):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                bind(t, values.flags(n.value), n.value)
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            bind(n.target, values.flags(ast.BinOp(n.target, n.op, n.value)), None)
+        elif isinstance(n, ast.AnnAssign) and n.value is not None:
+            bind(n.target, values.flags(n.value), n.value)
+        elif isinstance(n, (ast.For, ast.AsyncFor, ast.NamedExpr, ast.With, ast.AsyncWith, ast.FunctionDef,
+                            ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+            unknown = [n.target] if isinstance(n, (ast.For, ast.AsyncFor, ast.NamedExpr)) else [
+                item.optional_vars for item in n.items if item.optional_vars is not None] if isinstance(
+                n, (ast.With, ast.AsyncWith)) else []
+            for t in unknown:
+                for name in ast.walk(t):
+                    if isinstance(name, ast.Name):
+                        env[name.id] = TENSOR | OPAQUE
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                env[n.name] = TENSOR | OPAQUE
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                for alias in n.names:
+                    env[(alias.asname or alias.name).split(".")[0]] = TENSOR | OPAQUE
+            values.invalidate()
+
+    def static(k: int) -> bool:
+        return not k & _NOT_STATIC and bool(k & SHAPE or k & PYTHON and not k & TENSOR)
+
+    out: dict[int, int] = {}
+    if tuples:
+        for i in range(len(tuples[0].elts)):
+            k = 0
+            for t in tuples:
+                k |= values.flags(t.elts[i])
+            if static(k):
+                out[i] = k
+        return out
+    k = 0
+    for r in returns:
+        k |= values.flags(r.value)
+    return {-1: k} if static(k) else {}
 
 
 class Reducers(NamedTuple):
@@ -1335,6 +1436,9 @@ class Reducers(NamedTuple):
     # `name` or `Class.method`: every return is a JAX op's result, a tracer under jax.jit
     # (analysis.tracers.jax_op_functions)
     jax_ops: frozenset[str] = frozenset()
+    # `name` or `Class.method`: the returns that are static facts, by tuple position (-1: the whole
+    # return), with their flags (:func:`static_returns`)
+    shapes: Mapping[str, Mapping[int, int]] = {}
 
 
 NO_REDUCERS = Reducers(frozenset())
