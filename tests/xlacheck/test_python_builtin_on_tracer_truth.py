@@ -24,6 +24,9 @@ _VALID_CALLS = {
     1: ("f", lambda: ({"a": jax.numpy.ones(2), "b": jax.numpy.zeros(2)},)),
     2: ("report", lambda: (jax.numpy.arange(1.0, 4.0),)),
     3: ("f", lambda: (jax.numpy.arange(1.0, 4.0), 3)),
+    4: ("f", lambda: (jax.numpy.arange(1.0, 5.0),)),
+    5: ("f", lambda: (jax.numpy.arange(1.0, 4.0),)),
+    6: ("g", lambda: (jax.numpy.arange(1.0, 4.0)[None],)),
 }
 
 

@@ -1030,3 +1030,20 @@ def test_a_helper_returning_shape_arithmetic_gives_a_shape_value() -> None:
     # an item computed from the data stays one: the same slice by a helper's reduction is flagged
     data = src.replace("= self._pad(input_ids)\n", "= self._count(input_ids)\n")
     assert codes(data.format("")) == [(5, "XLA205")]
+
+
+# review of tfprec32: a helper's return is as static as the control flow that chooses it, and a name defined
+# twice is not read as either definition
+def test_a_helper_return_chosen_by_the_data_or_defined_twice_is_no_shape_value() -> None:
+    head = TF + "@tf.function(jit_compile=True)\ndef call(ids, mask):\n    n, ids = pad_len(ids, mask)\n" \
+                "    return ids[:, :-n]\n"
+    shape = "def pad_len(ids, mask):\n    return ids.shape[1] % 8, ids\n"
+    chosen = "def pad_len(ids, mask):\n    return (4 if tf.reduce_any(mask) else 0), ids\n"
+    counted = ("def pad_len(ids, mask):\n    k = 0\n    for _ in tf.range(tf.reduce_sum(mask)):\n        k += 1\n"
+               "    return k, ids\n")
+    guarded = "def pad_len(ids, mask):\n    if mask is None:\n        return 0, ids\n    return ids.shape[1] % 8, ids\n"
+    twice = shape + "def pad_len(ids, mask):\n    return tf.reduce_sum(mask) % 8, ids\n"
+    assert codes(head + shape) == []
+    assert codes(head + guarded) == []
+    for src in (chosen, counted, twice):
+        assert (len(TF.splitlines()) + 4, "XLA205") in codes(head + src), src

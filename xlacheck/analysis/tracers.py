@@ -30,7 +30,7 @@ from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import Assignments, own_returns_and_assignments
 from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.tables import FLAX_LINEN_MODULE, JAX_TREE_MAPS
-from xlacheck.analysis.values import OP, PARAM, PYLIST, STAGED_PREFIXES, TENSOR
+from xlacheck.analysis.values import CONSTANT_FOLDING_COLLECTIVES, OP, PARAM, PYLIST, STAGED_PREFIXES, TENSOR
 
 # Namespaces whose calls JAX stages under jax.jit: those the value model marks OP, and jax.random/jax.scipy
 JAX_OP_PREFIXES = (*STAGED_PREFIXES, "jax.random.", "jax.scipy.")
@@ -547,6 +547,8 @@ def _jax_op(e: ast.expr, aliases: AliasTable, assigned: Assignments, depth: int)
         return False
     if isinstance(e, ast.Call):
         name = aliases.resolve(e.func)
+        if name in CONSTANT_FOLDING_COLLECTIVES and e.args and isinstance(e.args[0], ast.Constant):
+            return False  # psum(1, axis): the axis size as a Python int (values.CONSTANT_FOLDING_COLLECTIVES)
         fact = api_table.fact_for(name) if name is not None and name.startswith(JAX_OP_PREFIXES) else None
         return fact is not None and fact.is_tensor_valued
     if isinstance(e, ast.BinOp) and not isinstance(e.op, (ast.MatMult, ast.Mod)):

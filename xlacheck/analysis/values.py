@@ -1053,7 +1053,7 @@ class ValueEnv:
                 return SHAPE  # a TensorShape / tuple of ints (K.int_shape, keras.ops.shape)
         if name in _PYTHON_VALUED or name.startswith(_PYTHON_VALUED_PREFIXES):
             return 0
-        if name in _CONSTANT_FOLDING_COLLECTIVES and e.args:
+        if name in CONSTANT_FOLDING_COLLECTIVES and e.args:
             first = e.args[0]
             k0 = self.flags(first)
             if not k0 & TENSOR and (isinstance(first, ast.Constant) or k0 & PYTHON):
@@ -1182,7 +1182,7 @@ _PYTHON_VALUED = frozenset({
 # size as a Python int and ``pmean`` of a constant a Python float (measured under pmap and
 # shard_map, jax 0.10.2: the idiom that sizes buffers and ``range(axis_size)`` permutations);
 # ``pmax``/``pmin`` of a constant return tracers.
-_CONSTANT_FOLDING_COLLECTIVES = frozenset({"jax.lax.psum", "jax.lax.pmean"})
+CONSTANT_FOLDING_COLLECTIVES = frozenset({"jax.lax.psum", "jax.lax.pmean"})
 # Ops JAX stages into the jaxpr of a traced function (:attr:`ValueEnv.staged`).
 STAGED_PREFIXES = ("jnp.", "jax.numpy.", "jax.lax.", "jax.nn.")
 # Structure utilities: what they return is a Python container of the leaves they were given.
@@ -1330,6 +1330,11 @@ def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> R
     one data-dependent size that is already flagged where it is computed."""
     whole = set()
     shapes: dict[str, dict[int, int]] = {}
+    defined: dict[str, int] = {}
+    for info in functions:
+        if info.parent is None:
+            key = info.name if info.cls is None else f"{info.cls.node.name}.{info.name}"
+            defined[key] = defined.get(key, 0) + 1
     for info in functions:
         node = info.node
         if info.parent is not None or not isinstance(node, ast.FunctionDef):
@@ -1337,7 +1342,8 @@ def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> R
         key = info.name if info.cls is None else f"{info.cls.node.name}.{info.name}"
         if returns_one_reduction(node, aliases):
             whole.add(key)
-        elif (positions := static_returns(info, aliases)):
+        elif defined[key] == 1 and (positions := static_returns(info, aliases)):
+            # a name defined twice (if/else variants, a redefinition): which one a call runs is not read here
             shapes[key] = positions
     return Reducers(frozenset(whole), shapes=shapes)
 
@@ -1413,6 +1419,16 @@ def static_returns(info: FunctionInfo, aliases: AliasTable) -> dict[int, int]:
     def static(k: int) -> bool:
         return not k & _NOT_STATIC and bool(k & SHAPE or k & PYTHON and not k & TENSOR)
 
+    # a value chosen or counted by control flow is as static as what decides it: a test or a loop bound
+    # that is no static fact (`4 if tf.reduce_any(m) else 2`, `while k < tf.reduce_max(x)`) may make
+    # any returned value depend on the data, so nothing is claimed (a None or isinstance test is static)
+    for n in own_nodes(node):
+        decider = n.test if isinstance(n, (ast.If, ast.While, ast.IfExp)) else n.iter if isinstance(
+            n, (ast.For, ast.AsyncFor)) else None
+        if isinstance(n, ast.While) or decider is not None and not _static_test(decider) \
+                and not static(values.flags(decider)):
+            return {}
+
     out: dict[int, int] = {}
     if tuples:
         for i in range(len(tuples[0].elts)):
@@ -1426,6 +1442,18 @@ def static_returns(info: FunctionInfo, aliases: AliasTable) -> dict[int, int]:
     for r in returns:
         k |= values.flags(r.value)
     return {-1: k} if static(k) else {}
+
+
+def _static_test(test: ast.expr) -> bool:
+    """``x is None``, ``x is not None``, ``isinstance(x, T)``, ``not`` and ``and``/``or`` of them: tests a
+    traced program decides from the Python objects it was given, never from a tensor's values."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _static_test(test.operand)
+    if isinstance(test, ast.BoolOp):
+        return all(_static_test(v) for v in test.values)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)):
+        return any(isinstance(side, ast.Constant) and side.value is None for side in (test.left, *test.comparators))
+    return isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in ("isinstance", "hasattr")
 
 
 class Reducers(NamedTuple):

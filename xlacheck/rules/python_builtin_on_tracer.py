@@ -24,6 +24,11 @@ def builtin_on_tracer(node: ast.Call, ctx: RuleContext) -> str | None:
     f = node.func
     if not ctx.function.jax or not isinstance(f, ast.Name) or f.id not in _BUILTINS or f.id in ctx.values.env:
         return None
+    if ctx.resolve(f) not in (None, f.id, f"builtins.{f.id}") or f.id in ctx.module_funcs \
+            or f.id in ctx.module_values or f.id in ctx.module_classes:
+        return None  # the module's own max/min (`from jax.numpy import max`, `def sorted(...)`): no builtin
+    if any(k.arg == "key" for k in node.keywords):
+        return None  # Python compares key(item), often a static int (`key=lambda a: a.shape[0]`, `key=len`)
     fn = ctx.function.node
     params = set() if isinstance(fn, ast.Lambda) else {
         a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
@@ -97,6 +102,14 @@ class PythonBuiltinOnTracer(Rule):
         # a static argument is a Python value
         Example("import functools\nimport jax\n@functools.partial(jax.jit, static_argnames=('n',))\n"
                 "def f(x, n):\n    return x * max(n - 1, 1)\n"),
+        # a key: Python compares key(item), here a static length
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
+                "    return min(jnp.split(x, 2), key=len)\n"),
+        # the module's own max: jnp.max, not the builtin
+        Example("import jax\nfrom jax.numpy import max\n@jax.jit\ndef f(x):\n    return max(x * 2)\n"),
+        # psum of a constant is the axis size, a Python int
+        Example("import jax\ndef f(x):\n    n = jax.lax.psum(1, 'i')\n    return x / max(n, 1)\n"
+                "g = jax.pmap(f, axis_name='i')\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(x):\n"
