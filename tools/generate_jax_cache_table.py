@@ -1035,8 +1035,8 @@ def measure() -> dict[str, Any]:
             "recompiles": error is None and then != (0, 0), "error": error,
             "calls": len(calls), "total_compiles": compiles[0] if error is None else None,
         }
-        if key in ("static.self_attribute_mutated", "wrap.closure_global_changes", "static.hash_and_eq_by_type_new_data",
-                   "wrap.stored_bound_method_attribute_changes"):
+        if key in ("static.self_attribute_mutated", "wrap.closure_global_changes",
+                   "static.hash_and_eq_by_type_new_data", "wrap.stored_bound_method_attribute_changes"):
             entry["stale"] = bool((results[0] == results[1]).all())
         out[key] = entry
     return {"schema_version": SCHEMA_VERSION, "jax_version": jax.__version__, "backend": jax.default_backend(),

@@ -1342,7 +1342,14 @@ def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> R
         key = info.name if info.cls is None else f"{info.cls.node.name}.{info.name}"
         if returns_one_reduction(node, aliases):
             whole.add(key)
-        elif defined[key] == 1 and (positions := static_returns(info, aliases)):
+            continue
+        try:
+            positions = static_returns(info, aliases) if defined[key] == 1 else {}
+        except RecursionError:
+            # an expression nested too deep to read (the engine skips that function and says so): no claim,
+            # and the file's other functions, which read this table, are still analyzed
+            positions = {}
+        if positions:
             # a name defined twice (if/else variants, a redefinition): which one a call runs is not read here
             shapes[key] = positions
     return Reducers(frozenset(whole), shapes=shapes)

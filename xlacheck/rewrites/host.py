@@ -158,7 +158,8 @@ def tensor_consumer(src: Source, node: ast.expr, follow: int = 1, jax_calls: boo
         return True
     if isinstance(parent, (ast.Tuple, ast.List)) and isinstance(parent.ctx, ast.Load) \
             or isinstance(parent, ast.Dict) and any(v is node for v in parent.values):
-        return tensor_consumer(src, parent, follow, jax_calls, index)  # an element: whatever takes the container takes it
+        # an element: whatever takes the container takes it
+        return tensor_consumer(src, parent, follow, jax_calls, index)
     if isinstance(parent, ast.Subscript):
         return parent.value is node
     if isinstance(parent, ast.Attribute):

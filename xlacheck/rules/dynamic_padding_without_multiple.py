@@ -147,8 +147,8 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
     follows a dataset), else with `--preview`; never when the elements visibly share one shape
     (`Dataset.range`, `from_tensor_slices` of an array, no `map`). A `pad_sequences` batch that the loop
     passes to a `tf.function` of this file is reported there, once, by XLA412 (XLA408 for one with a
-    `None` input signature), or to a `jax.jit` function of this file, by XLA416, not here. Padding a whole corpus in one call gives one length and is
-    not flagged; neither is code returning PyTorch tensors in a file that never uses torch_xla,
+    `None` input signature), or to a `jax.jit` function of this file, by XLA416, not here. Padding a
+    whole corpus in one call gives one length and is not flagged; neither is code returning PyTorch tensors in a file that never uses torch_xla,
     nor PyTorch ids that only stay on the host (bound to a name whose every read takes its shape,
     compares it with `torch.equal` or decodes it: diffusers' truncation warning), nor test functions.
     Tokenizers are recognised by name (syntactic).

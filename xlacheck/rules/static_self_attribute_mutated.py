@@ -288,7 +288,8 @@ def _changed_attributes(index: ModuleIndex, cls: ast.ClassDef, jitted_names: fro
         where = getattr(func, "name", "<module>")
         for obj in objects:
             for n in body:
-                if not isinstance(n, (ast.Assign, ast.AugAssign, ast.Call)) or not _after_a_call(index, n, jitted_names):
+                if not isinstance(n, (ast.Assign, ast.AugAssign, ast.Call)) \
+                        or not _after_a_call(index, n, jitted_names):
                     continue
                 for attr, line in _assigned(n, obj):
                     out.setdefault(attr, (where, line))
