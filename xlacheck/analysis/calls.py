@@ -309,7 +309,7 @@ def index_calls(tree: ast.Module, functions: Iterable[FunctionInfo] = ()) -> Cal
         if not params:
             continue
         bases = None if info.cls is None else tuple(_base_name(b) for b in info.cls.node.bases)
-        qualname = info.name if info.cls is None else f"{info.cls.node.name}.{info.name}"
+        qualname = info.qualname
         shift = 1 if info.cls is not None and not _is_static(node) else 0
         candidates.append(Candidate(qualname, info.name, shift, tuple(params), bases))
     return CallIndex(tuple((n, tuple(cs)) for n, cs in sorted(calls.items())), frozenset(other), classes,

@@ -320,6 +320,12 @@ class FunctionInfo:
     declared: bool = False  # a compiled root only by the user's jit-compiled declaration
 
     @property
+    def qualname(self) -> str:
+        """``name``, or ``Class.name`` for a method: how the file's tables of functions key it
+        (:class:`xlacheck.analysis.values.Reducers`, :func:`xlacheck.analysis.tracers.jax_op_functions`)."""
+        return self.name if self.cls is None else f"{self.cls.node.name}.{self.name}"
+
+    @property
     def tf_function_entry(self) -> bool:
         """A tf.function decorates or wraps it: traced as its own entry (not only reached from a
         compiled caller, a Keras method or a staged loop body)."""

@@ -530,7 +530,7 @@ def jax_op_functions(functions: list[FunctionInfo], aliases: AliasTable) -> froz
     for info in functions:
         node = info.node
         if info.parent is None and isinstance(node, ast.FunctionDef) and returns_jax_op(node, aliases):
-            found.add(info.name if info.cls is None else f"{info.cls.node.name}.{info.name}")
+            found.add(info.qualname)
     return frozenset(found)
 
 

@@ -1333,13 +1333,13 @@ def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> R
     defined: dict[str, int] = {}
     for info in functions:
         if info.parent is None:
-            key = info.name if info.cls is None else f"{info.cls.node.name}.{info.name}"
+            key = info.qualname
             defined[key] = defined.get(key, 0) + 1
     for info in functions:
         node = info.node
         if info.parent is not None or not isinstance(node, ast.FunctionDef):
             continue
-        key = info.name if info.cls is None else f"{info.cls.node.name}.{info.name}"
+        key = info.qualname
         if returns_one_reduction(node, aliases):
             whole.add(key)
             continue
