@@ -10,11 +10,11 @@ is named in one line and skipped) with this checkout's xlacheck, and matches eac
 judgment of the same batch: same corpus, path (relative to the corpus), code and stripped source line;
 of several, the one on the finding's line, else the nearest; with no such text, the same corpus, path,
 code and line (the line's text changed). Each judgment is of one finding: once taken, it matches no other
-(a second finding of a judged text is unjudged). TensorFlow/JAX corpora are linted by the CLI
+(a second finding of a judged text is unjudged). Every corpus is linted by the CLI, as a user runs it
 (``python -m xlacheck --no-cache --no-respect-gitignore --output-format json [--preview] DIR``, this
-checkout's package; files in folders the CLI excludes by default, ``build/`` say, are listed not linted);
-PyTorch corpora as benchmarks/torch_real_code.py lints them with ``--torch-xla`` (its ``lint_paths``:
-every ``**/*.py``, then the project pass). ``--preview`` also runs the rules behind ``--preview``.
+checkout's package, with ``--torch-xla`` for the PyTorch corpora: their code is declared to run on XLA);
+files in folders the CLI excludes by default, ``build/`` say, are listed not linted. ``--preview`` also
+runs the rules behind ``--preview``.
 
 Prints, per kind (TF/JAX, PyTorch), a table per corpus and per rule: findings, judged true (``true``,
 ``true°`` and ``true*`` apart), false, unjudged, true % of the judged findings (all three true marks),
@@ -28,7 +28,6 @@ under this Python, say). ``--json`` prints the same as one JSON object instead.
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
 import subprocess
@@ -40,10 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from export_corpora import MANIFESTS, Corpus, batch_files, batches, load_manifest  # noqa: E402
-from torch_real_code import lint_paths  # noqa: E402
 
 from xlacheck.config import DEFAULT_EXCLUDE  # noqa: E402
 
@@ -131,12 +128,13 @@ def _line_text(source_lines: list[str], line: int) -> str:
     return source_lines[line - 1].strip() if 0 < line <= len(source_lines) else ""
 
 
-def lint_tf(corpus: Corpus, directory: Path, preview: bool) -> tuple[list[Finding], list[str]]:
-    """The CLI's findings on one TensorFlow/JAX corpus (this checkout's xlacheck, run from ROOT), and the
-    files it could not lint (``path: message``)."""
+def lint(corpus: Corpus, directory: Path, preview: bool) -> tuple[list[Finding], list[str]]:
+    """The CLI's findings on one corpus (this checkout's xlacheck, run from ROOT; ``--torch-xla`` for a
+    PyTorch corpus), and the files it could not lint (``path: message``)."""
     # every file of the export is tracked in the corpus's repository: a .gitignore there says nothing about it
     cmd = [sys.executable, "-m", "xlacheck", "--no-cache", "--exit-zero", "--no-respect-gitignore", "--output-format",
-           "json", *(["--preview"] if preview else []), str(directory)]
+           "json", *(["--preview"] if preview else []), *(["--torch-xla"] if corpus.kind == "torch" else []),
+           str(directory)]
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env, check=False)
     if done.returncode not in (0, 1):
@@ -160,23 +158,6 @@ def lint_tf(corpus: Corpus, directory: Path, preview: bool) -> tuple[list[Findin
         skipped = next((part for part in rel.parts[:-1] if part in DEFAULT_EXCLUDE), None)
         if skipped is not None:
             errors.append(f"{rel.as_posix()}: in a {skipped}/ folder, which the CLI excludes by default")
-    return out, errors
-
-
-def lint_torch(corpus: Corpus, directory: Path, preview: bool) -> tuple[list[Finding], list[str]]:
-    """benchmarks/torch_real_code.py's findings (``--torch-xla``) on one PyTorch corpus, and the files it
-    could not lint."""
-    paths = sorted(glob.glob(f"{directory}/**/*.py", recursive=True))
-    out = []
-    errors = []
-    for path, source, checked in lint_paths(paths, torch_xla=True, preview=preview):
-        rel = Path(path).relative_to(directory).as_posix()
-        if checked.result.error is not None:
-            errors.append(f"{rel}: {checked.result.error.message}")
-        lines = source.splitlines()
-        for d in checked.result.diagnostics:
-            out.append(Finding(corpus.batch, corpus.corpus, corpus.kind, rel, d.line, d.col + 1, d.code,
-                               d.message, _line_text(lines, d.line)))
     return out, errors
 
 
@@ -224,7 +205,6 @@ def score(root: Path, batch_numbers: list[int], preview: bool, corpora: list[str
             if not where.is_dir():
                 absent.append(f"absent: batch {batch} {corpus.corpus} (no {where}; tools/export_corpora.py)")
                 continue
-            lint = lint_tf if corpus.kind == "tf" else lint_torch
             findings, failed = lint(corpus, where, preview)
             errors += [f"not linted: {batch} {corpus.corpus} {e}" for e in failed]
             mine = [j for j in judgments if j.corpus == corpus.corpus]

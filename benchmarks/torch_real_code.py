@@ -2,8 +2,8 @@
 
     python benchmarks/torch_real_code.py GLOB... [--torch-xla] [--preview]
 
-Each file is linted with :func:`xlacheck.engine.check_source` (``torch_xla=True`` with
-``--torch-xla``: the project declares its torch code runs on XLA; ``--preview`` also runs the rules
+The files are linted together as the CLI lints them (:func:`xlacheck.api.check_paths`, with the project
+pass; ``--torch-xla``: the project declares its torch code runs on XLA; ``--preview`` also runs the rules
 behind ``--preview``). Prints ``path:line:col: CODE
 message`` per finding, then the number of lines and findings, findings per rule and per 10k lines;
 ``--fixes`` also prints, under each finding that has a fix, the fixed line(s) and its applicability,
@@ -24,16 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from xlacheck.analysis.project import (  # noqa: E402
-    ProjectFile,
-    call_literals,
-    imports,
-    merge_literals,
-    unreached_modules,
-    unset_flags,
-    unused_classes,
-)
-from xlacheck.engine import CheckedFile, check_file  # noqa: E402
+from xlacheck.api import check_paths  # noqa: E402
+from xlacheck.config import Settings  # noqa: E402
+from xlacheck.diagnostics import FileResult  # noqa: E402
 from xlacheck.fixes import decode_source  # noqa: E402
 from xlacheck.rewrites._fix import apply_edits  # noqa: E402
 
@@ -47,40 +40,13 @@ def _read(path: str) -> str:
         return data.decode("utf-8", errors="replace")
 
 
-def lint_paths(paths: list[str], *, torch_xla: bool, preview: bool) -> list[tuple[str, str, CheckedFile]]:
-    """Lint ``paths`` as the CLI's project pass does: every file alone, then again those with findings
-    whose functions every call of ``paths`` passes a literal to (analysis.calls.project_literals: the
-    literals only decide branches that never run, so a file without findings keeps none), and those
-    with findings in modules nothing in the project imports, names or runs
-    (analysis.project.unreached_modules) or in classes nothing in the project names
-    (analysis.project.unused_classes), the call literals joined by the parameters nothing in the project
-    sets (analysis.project.unset_flags), and those that import a CUDA autocast query of another file
-    (analysis.project.imports); files are decoded as the CLI decodes them
-    (a BOM is not a syntax error). Returns (path, source, checked file) in the order of ``paths``
-    (benchmarks/judged_real_code.py lints the PyTorch corpora with it)."""
-    first = {}
-    for path in paths:
-        source = _read(path)
-        first[path] = (source, check_file(source, path, torch_xla=torch_xla, preview=preview))
-    project = [ProjectFile(p, p, c.summary) for p, (_, c) in first.items() if c.summary is not None]
-    literals = call_literals(project)
-    # the CUDA autocast queries a file imports from another (analysis.torch_model.cuda_autocast_helpers): they only
-    # decide branches that never run on XLA, so only a file with findings is linted again with what it imports
-    imported = {p: i for p, i in imports(project).items() if i.cuda_queries}
-    unreached = unreached_modules(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
-    unused = unused_classes(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
-    literals = merge_literals(literals, unset_flags(paths, only=[p for p, (_, c) in first.items()
-                                                                   if c.result.diagnostics]))
-    out = []
-    for path in paths:
-        source, checked = first[path]
-        if (path in literals or path in unreached or path in unused or path in imported) \
-                and checked.result.diagnostics:
-            checked = check_file(source, path, torch_xla=torch_xla, preview=preview,
-                                 literals=literals.get(path), unreached=unreached.get(path),
-                                 unused_classes=unused.get(path), imported=imported.get(path))
-        out.append((path, source, checked))
-    return out
+def lint_paths(paths: list[str], *, torch_xla: bool, preview: bool) -> list[tuple[str, str, FileResult]]:
+    """Lint ``paths`` with the library the CLI runs (:func:`xlacheck.api.check_paths`: every file, then the
+    project pass over all of them), no cache, no .gitignore; returns (path, source, result) in the order of
+    ``paths``."""
+    settings = Settings(cache=False, respect_gitignore=False, torch_xla=torch_xla, preview=preview)
+    by_path = {f.path: f for f in check_paths(paths, settings).files}
+    return [(path, _read(path), by_path.get(path, FileResult(path))) for path in paths]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,8 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     fixes: Counter[str] = Counter()
     aside: Counter[str] = Counter()
     paths = [path for pattern in args.globs for path in sorted(glob.glob(pattern, recursive=True))]
-    for path, source, checked in lint_paths(paths, torch_xla=args.torch_xla, preview=args.preview):
-        result = checked.result
+    for path, source, result in lint_paths(paths, torch_xla=args.torch_xla, preview=args.preview):
         lines += source.count("\n")
         if result.error is not None:
             print(f"{path}: error: {result.error.message}")

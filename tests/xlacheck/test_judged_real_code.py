@@ -1,7 +1,7 @@
 """benchmarks/judged_real_code.py and tools/export_corpora.py on a small synthetic batch (no network).
 
 A batch of one TensorFlow corpus and one PyTorch corpus is written under tmp_path with its manifest and
-judgments; the scorer must lint both (the CLI for TF, torch_real_code's project pass for PyTorch),
+judgments; the scorer must lint both with the CLI (`--torch-xla` for the PyTorch one), as a user runs it,
 match judgments by text (after the line moved), fall back to the line when the text changed, list
 unjudged findings and stale judgments, and count true/true°/false, true % and false per 10k lines.
 The exporter is run on a bare git repository made here.

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
 import textwrap
 from pathlib import Path
 
@@ -22,8 +21,6 @@ from xlacheck.analysis.torch_model import canonical, cuda_autocast_helpers
 from xlacheck.api import check_paths
 from xlacheck.config import Settings
 from xlacheck.engine import check_source
-
-ROOT = Path(__file__).resolve().parents[2]
 
 QUERY = """
 import torch
@@ -115,25 +112,6 @@ def test_an_imported_autocast_query_decides_the_importer_s_guards(tmp_path: Path
     assert _lint(tmp_path, QUERY) == []
     other = QUERY.replace("fp16_enabled and torch.is_autocast_enabled()", "fp16_enabled and torch.cuda.is_available()")
     assert _lint(tmp_path, other) == [("mod.py", "XLA350", 10), ("mod.py", "XLA350", 12)]
-
-
-def test_the_judged_scorer_s_project_pass_reads_imported_queries_too(tmp_path: Path) -> None:
-    """benchmarks/torch_real_code.lint_paths (judged_real_code.py's PyTorch linting) keeps its own project pass: it
-    hands a file with findings the queries it imports, as the CLI's does."""
-    spec = importlib.util.spec_from_file_location("torch_real_code", ROOT / "benchmarks" / "torch_real_code.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-
-    def lint(util: str) -> list[tuple[str, str, int]]:
-        _write(tmp_path, util)
-        paths = sorted(str(p) for p in tmp_path.rglob("*.py"))
-        return sorted((Path(p).name, d.code, d.line) for p, _, checked in module.lint_paths(
-            paths, torch_xla=True, preview=False) for d in checked.result.diagnostics)
-
-    assert lint(QUERY) == []
-    other = QUERY.replace("fp16_enabled and torch.is_autocast_enabled()", "fp16_enabled and torch.cuda.is_available()")
-    assert lint(other) == [("mod.py", "XLA350", 10), ("mod.py", "XLA350", 12)]
 
 
 def test_an_operand_after_the_deciding_one_is_not_read() -> None:
