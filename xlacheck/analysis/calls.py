@@ -464,11 +464,15 @@ def closed_call_literals(tree: ast.Module, functions: Iterable[FunctionInfo],
 
 def _literal_key(e: ast.expr) -> str | None:
     """How ``literals`` name what ``e`` reads: a parameter ``p`` as ``"p"``, the instance's copy of one
-    (``self.p``, :func:`xlacheck.analysis.project.unset_flags`) as ``"self.p"``; None for anything else."""
+    (``self.p``, :func:`xlacheck.analysis.project.unset_flags`) as ``"self.p"``, and the copy another instance
+    keeps (``self.net.p``) as ``"self.net.p"``; None for anything else."""
     if isinstance(e, ast.Name):
         return e.id
     if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self":
         return f"self.{e.attr}"
+    if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Attribute) and isinstance(e.value.value, ast.Name) \
+            and e.value.value.id == "self":
+        return f"self.{e.value.attr}.{e.attr}"  # a flag an instance the instance holds keeps (``self.net.flag``)
     return None
 
 
