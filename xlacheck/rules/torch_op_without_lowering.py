@@ -811,6 +811,8 @@ class TorchOpWithoutLowering(ModuleRule):
             op = torch.call_ops.get(id(node))
             if op is None or torch.of(node) & CPU:
                 continue  # (an op on CPU tensors alone, such as a tokenizer's ids, runs no XLA op)
+            if id(torch.stmt_of.get(id(node))) in torch.setup:
+                continue  # set-up before a declared no_grad function's work loop (input pre-processing): once per call
             verdict = fallback_verdict(op, with_literals(node, ctx), torch)
             if verdict is not None:
                 name, aten = verdict
