@@ -1482,10 +1482,11 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
     instance's copy of it (``self.flag = flag`` in a def taking it, the class's only store of ``self.flag``:
     :func:`_self_copies`): no config, script or doc names it, no other string (another dict key, ``getattr``,
     an argparse option; a docstring, other bare string statement or assert message does not count) holds it, no
-    other attribute carries it (a read ``self.net.flag`` of another instance's copy does not count), no def (a property) is named after it, nothing assigns it; and no call by the name
-    of a def taking it (or a
+    other attribute carries it (a read ``self.net.flag`` of another instance's copy does not count), no def (a
+    property) is named after it, nothing assigns it; and no call by the name of a def taking it (or a
     subclass's ``super().__init__``/``Base.__init__(self, ...)`` of a class taking it) passes positional
-    arguments as far as it (or ``*args``). ``parse``: path -> its tree (None: not parseable), so that a
+    arguments as far as it (or ``*args``); a def that takes it keyword-only (``def f(*, flag=False)``) no
+    positional call reaches. ``parse``: path -> its tree (None: not parseable), so that a
     caller asking about several flags parses each file once (:func:`_shut_lines`)."""
     if parse is None:
         parse = _tree_cache(texts)
