@@ -155,3 +155,53 @@ def sample(model, image, steps, scale):
 def test_xla351_leaves_the_set_up_of_a_no_grad_work_loop_alone(tmp_path: Path) -> None:
     _write(tmp_path, {"sample.py": SAMPLER})
     assert _findings(tmp_path, "sample.py") == [(12, "XLA351")]  # the resize in the loop, every step
+
+
+# x-transformers' AutoregressiveWrapper keeps `self.add_continuous_pred_head = net.add_continuous_pred_head`
+# and its forward unpacks it into a local (`seq, add_next_embed_loss = x.shape[1], self.add_...`) before
+# `if add_next_embed_loss:` opens the continuous loss's `x[mask]` (XLA250, judged false: nothing sets the flag)
+HANDED = '''
+import torch.nn as nn
+
+
+class Wrapper(nn.Module):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+        self.looped = net.looped
+
+    def forward(self, x):
+        n, use = x.shape[1], self.looped
+        out = self.net(x)
+        if use:
+            out = out[x > 0].mean()
+        return out / n
+'''
+
+
+def test_a_copy_of_a_handed_in_instance_s_copy_and_a_local_bound_to_it(tmp_path: Path) -> None:
+    _write(tmp_path / "alone", {"wrap.py": HANDED})
+    assert _findings(tmp_path / "alone", "wrap.py") == [(14, "XLA250")]
+    _write(tmp_path / "project", PROJECT | {"pkg/wrap.py": HANDED})
+    facts = unset_flags(sorted(str(p) for p in (tmp_path / "project").rglob("*.py")))
+    assert facts[str(tmp_path / "project/pkg/wrap.py")]["Wrapper.forward"] == {"self.looped": False}
+    assert _findings(tmp_path / "project", "wrap.py") == []
+    on = TRAIN.replace("Net(dim=8)", "Net(dim=8, looped=True)")
+    _write(tmp_path / "on", PROJECT | {"pkg/wrap.py": HANDED, "pkg/train.py": on})
+    assert _findings(tmp_path / "on", "wrap.py") == [(14, "XLA250")]
+
+
+def test_a_local_bound_twice_is_not_the_literal() -> None:
+    from xlacheck.analysis.calls import _bound_once_to
+
+    def bound(src: str) -> dict[str, object]:
+        fn = ast.parse(textwrap.dedent(src)).body[0]
+        assert isinstance(fn, ast.FunctionDef)
+        return _bound_once_to(fn, {"self.flag": False, "p": None})
+
+    assert bound("def f(self, x):\n    n, use = x.shape[1], self.flag\n    q = p\n") == {"use": False, "q": None}
+    assert bound("def f(self, x):\n    use = self.flag\n    use = use or x\n") == {}
+    assert bound("def f(self, x):\n    use = self.flag\n    for use in x:\n        pass\n") == {}
+    assert bound("def f(self, x):\n    use = self.flag\n    def g():\n        nonlocal use\n") == {}
+    assert bound("def f(self, use):\n    use = self.flag\n") == {}
+    assert bound("def f(self, x):\n    use = self.other\n") == {}

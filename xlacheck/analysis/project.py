@@ -1508,6 +1508,8 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
         prose |= {id(m) for e in _all_nodes(tree) if isinstance(e, ast.Assert) and e.msg is not None
                   for m in ast.walk(e.msg) if isinstance(m, ast.Constant)}
         kept = _self_copies(tree, flag)
+        kept |= {id(a.value) for a in _all_nodes(tree) if isinstance(a, ast.Assign) and len(a.targets) == 1
+                 and id(a.targets[0]) in kept}  # (``self.flag = net.flag`` reads the copy it keeps)
         for cls in _all_nodes(tree):
             if isinstance(cls, ast.ClassDef):
                 for s in cls.body:
@@ -1670,6 +1672,11 @@ def _init_base(owner: ast.expr, around: dict[int, list[ast.ClassDef]],
     return None
 
 
+def _self_attr_named(e: ast.expr, name: str) -> bool:
+    """Whether ``e`` is ``self.<name>``."""
+    return isinstance(e, ast.Attribute) and e.attr == name and isinstance(e.value, ast.Name) and e.value.id == "self"
+
+
 def _held_by_self(e: ast.Attribute) -> str | None:
     """``"self.net"`` for ``self.net.flag``: an attribute of an object the instance holds; None otherwise."""
     inner = e.value
@@ -1728,6 +1735,12 @@ def _self_copies(tree: ast.AST, flag: str) -> set[int]:
                        and isinstance(a.value, ast.Name) and a.value.id == flag for t in a.targets
                        if isinstance(t, ast.Attribute) and t.attr == flag and isinstance(t.value, ast.Name)
                        and t.value.id == "self"}
+        for f in cls.body:  # the copy another instance handed in keeps (``self.flag = net.flag``)
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                copies |= {id(a.targets[0]) for a in ast.walk(f) if isinstance(a, ast.Assign) and len(a.targets) == 1
+                           and _self_attr_named(a.targets[0], flag) and isinstance(a.value, ast.Attribute)
+                           and a.value.attr == flag and isinstance(a.value.value, ast.Name)
+                           and a.value.value.id in set(_defaults(f)) - {"self"}}
         if copies and all(id(n) in copies or isinstance(n.ctx, ast.Load) for n in attrs):
             out |= {id(n) for n in attrs}
     return out
@@ -1836,6 +1849,14 @@ def _unset(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[s
                 for flag, value in falsy_params(init).items():
                     if _self_copies(s, flag):
                         copies[f"self.{flag}"] = value
+                for a in ast.walk(init):  # `self.flag = net.flag`: the copy the instance handed in keeps
+                    if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.value, ast.Attribute) \
+                            and _self_attr_named(a.targets[0], flag := a.value.attr) \
+                            and id(a.targets[0]) in _self_copies(s, flag) and unset(flag):
+                        if flag not in defaults:
+                            defaults[flag] = _kept_default(flag, texts, parse)
+                        if defaults[flag][0]:
+                            copies[f"self.{flag}"] = defaults[flag][1]
             for f in methods:
                 known = {**copies, **held_flags(f), **falsy_params(f)}
                 if known:
