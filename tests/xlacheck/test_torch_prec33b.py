@@ -58,9 +58,9 @@ from pkg.wrap import Wrapper
 def train(loader, opt):
     device = torch_xla.device()
     model = Wrapper(Net(dim=8)).to(device)
-    for x in loader:
-        loss = model(x.to(device))
-        loss.backward()
+    for batch in loader:
+        opt.zero_grad()
+        model(batch.to(device)).backward()
         opt.step()
         torch_xla.sync()
 
