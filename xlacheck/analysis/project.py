@@ -1712,9 +1712,10 @@ def _kept_default(flag: str, texts: Sequence[tuple[str, str]],
 
 def _self_copies(tree: ast.AST, flag: str) -> set[int]:
     """Ids of the ``self.flag`` attributes of ``tree`` that only copy parameter ``flag``: the targets of
-    ``self.flag = flag`` in a method that takes ``flag`` (and does not rebind it), and every ``self.flag`` read in
-    a class whose only stores of the attribute are such copies. Empty for a name ``nn.Module`` sets itself
-    (``training``) or a private one."""
+    ``self.flag = flag`` in a method that takes ``flag`` (and does not rebind it) or ``self.flag = net.flag`` (the
+    copy an instance handed in as parameter ``net`` keeps), and every ``self.flag`` read in a class whose only
+    stores of the attribute are such copies. Empty for a name ``nn.Module`` sets itself (``training``) or a private
+    one."""
     if flag == "training" or flag.startswith("_"):
         return set()
     out: set[int] = set()
