@@ -130,7 +130,9 @@ def test_the_same_code_under_another_default_device_is_a_device_op() -> None:
     # (with torch.device(d) of another device, a factory without device= builds there: the op falls back)
     other = ROPE.replace('device="cpu"))', 'device="cpu")) + torch.zeros(1)') \
         .replace('with torch.device("cpu"):', 'with torch.device("meta"):') \
-        .replace("t = torch.arange(e, device=freqs.device,", "t = torch.arange(e,")
+        .replace("t = torch.arange(e, device=freqs.device,", "t = torch.arange(e,") \
+        .replace("        if self.table is None:\n            self.table", "        self.table")
+    # (built at every forward, not once as a cache: a lazy init is set-up, which XLA351 leaves alone too)
     assert _codes(other) == [("XLA351", 19)]
 
 

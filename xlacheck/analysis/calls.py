@@ -441,7 +441,7 @@ def closed_call_literals(tree: ast.Module, functions: Iterable[FunctionInfo],
                    or f.name.startswith("_") and not (f.name.startswith("__") and f.name.endswith("__")))
               and _plainly_decorated(f.node)]
     if not closed:
-        return out
+        return _with_locals(out, functions)
     calls, other = _mentions(tree, {f.name for f in closed})
     for f in closed:
         node = f.node
@@ -459,16 +459,60 @@ def closed_call_literals(tree: ast.Module, functions: Iterable[FunctionInfo],
                 known[param] = value
         if known:
             out[id(node)] = {**known, **out.get(id(node), {})}
+    return _with_locals(out, functions)
+
+
+def _with_locals(out: dict[int, dict[str, object]], functions: list[FunctionInfo]) -> dict[int, dict[str, object]]:
+    """``out`` with, per function, the locals it binds once to one of its literals (:func:`_bound_once_to`)."""
+    for f in functions:
+        if id(f.node) in out and isinstance(f.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out[id(f.node)].update(_bound_once_to(f.node, out[id(f.node)]))
+    return out
+
+
+def _bound_once_to(fn: ast.FunctionDef | ast.AsyncFunctionDef, literals: Mapping[str, object]) -> dict[str, object]:
+    """The locals ``fn`` binds once, to a read of one of its ``literals`` (``use = self.flag``, or an element of a
+    tuple assignment, ``n, use = x.shape[1], self.flag``): that literal wherever they are read. A name bound
+    anywhere else in ``fn`` (nested defs included), declared global or nonlocal, or a parameter, is left out."""
+    a = fn.args
+    params = {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []),
+                              *([a.kwarg] if a.kwarg else [])]}
+    stores: dict[str, int] = {}
+    pairs: list[tuple[str, ast.expr]] = []
+    for n in walk(fn):
+        names = [n.id] if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) else (
+            list(n.names) if isinstance(n, (ast.Global, ast.Nonlocal)) else [n.name] if isinstance(
+                n, ast.ExceptHandler) and n.name else [(x.asname or x.name).split(".")[0] for x in n.names]
+            if isinstance(n, (ast.Import, ast.ImportFrom)) else [n.name] if isinstance(
+                n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not fn else [])
+        for name in names:
+            stores[name] = stores.get(name, 0) + (2 if isinstance(n, (ast.Global, ast.Nonlocal)) else 1)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1:
+            t, v = n.targets[0], n.value
+            if isinstance(t, ast.Name):
+                pairs.append((t.id, v))
+            elif isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts) \
+                    and not any(isinstance(e, ast.Starred) for e in [*t.elts, *v.elts]):
+                pairs.extend((e.id, x) for e, x in zip(t.elts, v.elts) if isinstance(e, ast.Name))
+    out: dict[str, object] = {}
+    for name, v in pairs:
+        key = _literal_key(v)
+        if name not in params and stores.get(name) == 1 and key is not None and key != name and key in literals:
+            out[name] = literals[key]
     return out
 
 
 def _literal_key(e: ast.expr) -> str | None:
     """How ``literals`` name what ``e`` reads: a parameter ``p`` as ``"p"``, the instance's copy of one
-    (``self.p``, :func:`xlacheck.analysis.project.unset_flags`) as ``"self.p"``; None for anything else."""
+    (``self.p``, :func:`xlacheck.analysis.project.unset_flags`) as ``"self.p"``, and the copy another instance
+    keeps (``self.net.p``) as ``"self.net.p"``; None for anything else."""
     if isinstance(e, ast.Name):
         return e.id
     if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self":
         return f"self.{e.attr}"
+    if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Attribute) and isinstance(e.value.value, ast.Name) \
+            and e.value.value.id == "self":
+        return f"self.{e.value.attr}.{e.attr}"  # a flag an instance the instance holds keeps (``self.net.flag``)
     return None
 
 

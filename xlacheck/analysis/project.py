@@ -1481,17 +1481,19 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
     keyword arguments of a config built in code), and it is otherwise only read as a plain name or as the
     instance's copy of it (``self.flag = flag`` in a def taking it, the class's only store of ``self.flag``:
     :func:`_self_copies`): no config, script or doc names it, no other string (another dict key, ``getattr``,
-    an argparse option; a docstring or other bare string statement does not count) holds it, no other
-    attribute carries it, no def (a property) is named after it, nothing assigns it; and no call by the name
-    of a def taking it (or a
+    an argparse option; a docstring, other bare string statement or assert message does not count) holds it, no
+    other attribute carries it (a read ``self.net.flag`` of another instance's copy does not count), no def (a
+    property) is named after it, nothing assigns it; and no call by the name of a def taking it (or a
     subclass's ``super().__init__``/``Base.__init__(self, ...)`` of a class taking it) passes positional
-    arguments as far as it (or ``*args``). ``parse``: path -> its tree (None: not parseable), so that a
+    arguments as far as it (or ``*args``); a def that takes it keyword-only (``def f(*, flag=False)``) no
+    positional call reaches. ``parse``: path -> its tree (None: not parseable), so that a
     caller asking about several flags parses each file once (:func:`_shut_lines`)."""
     if parse is None:
         parse = _tree_cache(texts)
     word = re.compile(r"(?<!\w)" + re.escape(flag) + r"(?!\w)")
     takers: dict[str, int] = {}  # def name (a class for __init__) -> the most positional arguments a call may pass
     taking_classes: set[tuple[str, str]] = set()  # (class, method) of the methods among the takers
+    keyword_only = False  # a def takes it as a keyword-only parameter
     for path, text in texts:
         if not word.search(text):
             continue
@@ -1500,10 +1502,14 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
             return False
         owner: dict[ast.AST, str] = {}
         falsy_keys: set[int] = set()  # {"flag": False}: a dict of keyword arguments that passes a falsy literal
-        # text no code reads (a docstring, a bare string statement) and the instance's copy of the parameter
-        # (``self.flag = flag`` in the def taking it, read back as ``self.flag``): neither sets it
+        # text no code reads (a docstring, a bare string statement, an assert's message) and the instance's copy of
+        # the parameter (``self.flag = flag`` in the def taking it, read back as ``self.flag``): neither sets it
         prose = {id(e.value) for e in _all_nodes(tree) if isinstance(e, ast.Expr) and isinstance(e.value, ast.Constant)}
+        prose |= {id(m) for e in _all_nodes(tree) if isinstance(e, ast.Assert) and e.msg is not None
+                  for m in ast.walk(e.msg) if isinstance(m, ast.Constant)}
         kept = _self_copies(tree, flag)
+        kept |= {id(a.value) for a in _all_nodes(tree) if isinstance(a, ast.Assign) and len(a.targets) == 1
+                 and id(a.targets[0]) in kept}  # (``self.flag = net.flag`` reads the copy it keeps)
         for cls in _all_nodes(tree):
             if isinstance(cls, ast.ClassDef):
                 for s in cls.body:
@@ -1519,6 +1525,8 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
                 if flag in defaults and not _falsy(defaults[flag]):
                     return False
                 positional = [p.arg for p in node.args.posonlyargs + node.args.args]
+                if not isinstance(node, ast.Lambda) and flag in {p.arg for p in node.args.kwonlyargs}:
+                    keyword_only = True  # (``def __init__(self, *, flag=False)``: no positional call reaches it)
                 if flag in positional and not isinstance(node, ast.Lambda):
                     bound = 1 if node in owner and positional[0] in ("self", "cls") else 0
                     name = owner[node] if node.name == "__init__" and node in owner else node.name
@@ -1530,13 +1538,14 @@ def _never_set(flag: str, texts: Sequence[tuple[str, str]],
                     return False
             elif isinstance(node, ast.Name) and node.id == flag and not isinstance(node.ctx, ast.Load):
                 return False
-            elif isinstance(node, ast.Attribute) and node.attr == flag and id(node) not in kept:
-                return False
+            elif isinstance(node, ast.Attribute) and node.attr == flag and id(node) not in kept \
+                    and not (isinstance(node.ctx, ast.Load) and _held_by_self(node)):
+                return False  # (``self.net.flag`` only reads what another instance keeps: it sets nothing)
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and word.search(node.value) \
                     and id(node) not in falsy_keys and id(node) not in prose:
                 return False
     if not takers:
-        return False
+        return keyword_only
     callee = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, [*takers, "__init__"]))) + r")\s*\(")
     calling = [path for path, text in texts if path.endswith(".py") and callee.search(text)]
     # the methods of the project's classes by the name of a taker: a call whose receiver is built from a class that
@@ -1663,11 +1672,50 @@ def _init_base(owner: ast.expr, around: dict[int, list[ast.ClassDef]],
     return None
 
 
+def _self_attr_named(e: ast.expr, name: str) -> bool:
+    """Whether ``e`` is ``self.<name>``."""
+    return isinstance(e, ast.Attribute) and e.attr == name and isinstance(e.value, ast.Name) and e.value.id == "self"
+
+
+def _held_by_self(e: ast.Attribute) -> str | None:
+    """``"self.net"`` for ``self.net.flag``: an attribute of an object the instance holds; None otherwise."""
+    inner = e.value
+    if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == "self":
+        return f"self.{inner.attr}"
+    return None
+
+
+def _kept_default(flag: str, texts: Sequence[tuple[str, str]],
+                  parse: Callable[[str], ast.Module | None]) -> tuple[bool, object]:
+    """(True, value) when some class of the project keeps parameter ``flag`` as ``self.flag = flag``
+    (:func:`_self_copies`) and every def taking ``flag`` gives it the same literal default ``value``: what
+    ``self.net.flag`` reads when nothing sets the flag (:func:`_never_set`) and ``self.net`` is such an
+    instance. (False, None) otherwise."""
+    word = re.compile(r"(?<!\w)" + re.escape(flag) + r"(?!\w)")
+    values: set[tuple[type, object]] = set()
+    kept = False
+    for path, text in texts:
+        tree = parse(path) if path.endswith(".py") and word.search(text) else None
+        if tree is None:
+            continue
+        for node in _all_nodes(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and flag in _defaults(node):
+                default = _defaults(node)[flag]
+                if not isinstance(default, ast.Constant):
+                    return False, None
+                values.add((type(default.value), default.value))
+        kept = kept or bool(_self_copies(tree, flag))
+    if not kept or len(values) != 1:
+        return False, None
+    return True, next(iter(values))[1]
+
+
 def _self_copies(tree: ast.AST, flag: str) -> set[int]:
     """Ids of the ``self.flag`` attributes of ``tree`` that only copy parameter ``flag``: the targets of
-    ``self.flag = flag`` in a method that takes ``flag`` (and does not rebind it), and every ``self.flag`` read in
-    a class whose only stores of the attribute are such copies. Empty for a name ``nn.Module`` sets itself
-    (``training``) or a private one."""
+    ``self.flag = flag`` in a method that takes ``flag`` (and does not rebind it) or ``self.flag = net.flag`` (the
+    copy an instance handed in as parameter ``net`` keeps), and every ``self.flag`` read in a class whose only
+    stores of the attribute are such copies. Empty for a name ``nn.Module`` sets itself (``training``) or a private
+    one."""
     if flag == "training" or flag.startswith("_"):
         return set()
     out: set[int] = set()
@@ -1688,6 +1736,12 @@ def _self_copies(tree: ast.AST, flag: str) -> set[int]:
                        and isinstance(a.value, ast.Name) and a.value.id == flag for t in a.targets
                        if isinstance(t, ast.Attribute) and t.attr == flag and isinstance(t.value, ast.Name)
                        and t.value.id == "self"}
+        for f in cls.body:  # the copy another instance handed in keeps (``self.flag = net.flag``)
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                copies |= {id(a.targets[0]) for a in ast.walk(f) if isinstance(a, ast.Assign) and len(a.targets) == 1
+                           and _self_attr_named(a.targets[0], flag) and isinstance(a.value, ast.Attribute)
+                           and a.value.attr == flag and isinstance(a.value.value, ast.Name)
+                           and a.value.value.id in set(_defaults(f)) - {"self"}}
         if copies and all(id(n) in copies or isinstance(n.ctx, ast.Load) for n in attrs):
             out |= {id(n) for n in attrs}
     return out
@@ -1750,6 +1804,18 @@ def _unset(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[s
         return verdict[flag]
 
     tested: set[str] = set()  # the names `if` tests of the file read (`flag`, `self.flag`): only those matter
+    held: dict[int, str] = {}  # id of a `self.net.flag` an `if` test of the file reads -> "self.net.flag"
+    defaults: dict[str, tuple[bool, object]] = {}
+
+    def held_flags(f: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for n in ast.walk(f):
+            if id(n) in held and isinstance(n, ast.Attribute) and unset(n.attr):
+                if n.attr not in defaults:
+                    defaults[n.attr] = _kept_default(n.attr, texts, parse)
+                if defaults[n.attr][0]:
+                    out[held[id(n)]] = defaults[n.attr][1]
+        return out
 
     def falsy_params(f: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, object]:
         return {n: d.value for n, d in _defaults(f).items() if n in tested and _falsy(d)
@@ -1768,6 +1834,9 @@ def _unset(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[s
         tested = {n.id if isinstance(n, ast.Name) else n.attr for t in tests
                   for n in ast.walk(t) if isinstance(n, ast.Name) or isinstance(n, ast.Attribute)
                   and isinstance(n.value, ast.Name) and n.value.id == "self"}
+        # `if self.net.looped:`, a flag another instance keeps (its class's copy of a parameter nothing sets)
+        held = {id(n): f"{holder}.{n.attr}" for t in tests for n in ast.walk(t)
+                if isinstance(n, ast.Attribute) and (holder := _held_by_self(n))}
         found_here: dict[str, dict[str, object]] = {}
         for s in tree.body:
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and (known := falsy_params(s)):
@@ -1781,8 +1850,16 @@ def _unset(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[s
                 for flag, value in falsy_params(init).items():
                     if _self_copies(s, flag):
                         copies[f"self.{flag}"] = value
+                for a in ast.walk(init):  # `self.flag = net.flag`: the copy the instance handed in keeps
+                    if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.value, ast.Attribute) \
+                            and _self_attr_named(a.targets[0], flag := a.value.attr) \
+                            and id(a.targets[0]) in _self_copies(s, flag) and unset(flag):
+                        if flag not in defaults:
+                            defaults[flag] = _kept_default(flag, texts, parse)
+                        if defaults[flag][0]:
+                            copies[f"self.{flag}"] = defaults[flag][1]
             for f in methods:
-                known = {**copies, **falsy_params(f)}
+                known = {**copies, **held_flags(f), **falsy_params(f)}
                 if known:
                     found_here[f"{s.name}.{f.name}"] = known
         if found_here:

@@ -679,6 +679,13 @@ class TorchOpWithoutLowering(ModuleRule):
                 "        h = model(x)\n        d = torch.cdist(h, h)\n        loss = (h - y).pow(2).mean()\n"
                 "        loss.backward()\n        opt.step()\n        stats.append(d.mean().detach())\n"
                 "        torch_xla.sync()\n"),
+        # the bicubic resize is the set-up of a declared no_grad sampler, before its decode loop: once per call
+        Example("import torch\nimport torch.nn.functional as F\nimport torch_xla\n@torch.no_grad()\n"
+                "def sample(model, image, steps, scale):\n    if scale != 1.0:\n"
+                "        image = F.interpolate(image, scale_factor=scale, mode='bicubic')\n"
+                "    ids = model.encode(image)\n    for _ in range(steps):\n"
+                "        ids = torch.cat([ids, model(ids)[:, -1:].argmax(-1)], 1)\n        torch_xla.sync()\n"
+                "    return ids\n"),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\ndef sample(model, ids, steps):\n    for _ in range(steps):\n"
@@ -811,6 +818,8 @@ class TorchOpWithoutLowering(ModuleRule):
             op = torch.call_ops.get(id(node))
             if op is None or torch.of(node) & CPU:
                 continue  # (an op on CPU tensors alone, such as a tokenizer's ids, runs no XLA op)
+            if id(torch.stmt_of.get(id(node))) in torch.setup:
+                continue  # set-up before a declared no_grad function's work loop (input pre-processing): once per call
             verdict = fallback_verdict(op, with_literals(node, ctx), torch)
             if verdict is not None:
                 name, aten = verdict
