@@ -252,16 +252,20 @@ def _strategy_only_in_other_branch(index: ModuleIndex, call: ast.Call) -> bool:
     return True
 
 
+def _reads_of_created(index: ModuleIndex, call: ast.Call) -> list[ast.Name]:
+    """The reads of ``name`` in the file where the creation is ``name = <call>`` (else none)."""
+    parent = index.parent(call)
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return []
+    return index.loads_of(parent.targets[0].id, index.tree)
+
+
 def _only_mapped_over_data(index: ModuleIndex, call: ast.Call) -> bool:
     """``name = <creation>`` where every read of ``name`` is in the arguments of a ``.map(...)``
     call (``train_ds.map(augmenter)``, ``ds.map(lambda x: augmenter(x))``): a model that tf.data
     runs in the input pipeline on the host, whose (random-state) variables the strategy never
     trains; creating it outside the scope is right (keras-cv's RetinaNet training example)."""
-    parent = index.parent(call)
-    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
-        return False
-    name = parent.targets[0].id
-    loads = index.loads_of(name, index.tree)
+    loads = _reads_of_created(index, call)
     if not loads:
         return False
     for load in loads:
@@ -288,10 +292,7 @@ def _only_run_for_inference(index: ModuleIndex, call: ast.Call) -> bool:
     on it (``text_model.compile(...)`` outside the scope, ``text_model.predict(captions)``): a model that is
     never fit and never handed on, so the strategy never trains it (neural-structured-learning's meo
     multiple_decoders.py embeds fixed captions with a TF-Hub text encoder once, before the scope)."""
-    parent = index.parent(call)
-    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
-        return False
-    loads = index.loads_of(parent.targets[0].id, index.tree)
+    loads = _reads_of_created(index, call)
     return bool(loads) and all(
         isinstance(attr := index.parent(load), ast.Attribute) and attr.attr in _INFERENCE_METHODS
         and isinstance(used := index.parent(attr), ast.Call) and used.func is attr
