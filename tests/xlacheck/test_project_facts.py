@@ -411,3 +411,14 @@ def test_caller_loops_go_only_to_files_that_compile_something(tmp_path: Path) ->
     write(tmp_path, files)
     loops = caller_loops([project_file(tmp_path, name) for name in files])
     assert loops == {str(tmp_path / "pkg/ops.py"): {"draw": {"1": (9, "pkg/train.py:9", True)}}}
+
+
+def test_a_tests_keras_model_is_no_evidence_that_the_library_is_compiled(tmp_path: Path, run: Lint) -> None:
+    # tensorflow/gnn graph_tensor_ops_test.py: a test's Layer.call runs a preprocessing op for a tf.lite export;
+    # the same train step in a test file says nothing of how a program compiles focal_loss
+    write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model_test.py": MODEL})
+    assert findings(run()) == []
+    # a test that compiles the helper explicitly does say it
+    jitted = "import tensorflow as tf\nfrom pkg.losses import focal_loss\n\nrun = tf.function(focal_loss, jit_compile=True)\n"
+    write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model_test.py": jitted})
+    assert [(p, line, code) for p, line, code, _ in findings(run())] == [("pkg/losses.py", 6, "XLA205")]

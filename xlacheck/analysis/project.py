@@ -269,9 +269,18 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
     calls = {f.path: dict(f.summary.calls) for f in files}
     by_path = {f.path: f for f in files}
 
+    from xlacheck.engine import is_test_file  # the engine imports this module
+
     edges: list[tuple[str, ExternalUse, tuple[str, str]]] = []  # (caller's path, use, (callee's path, name))
     for f in files:
+        # a test's Keras layers and models are toys it calls eagerly, exports (tf.lite) or fits on a few rows:
+        # their `call` says nothing of how a program compiles the library code it runs; a tf.function or an
+        # explicit XLA entry of the test does (tensorflow/gnn: a test's Layer.call made convert_to_line_graph,
+        # a preprocessing op no program compiles, look compiled)
+        toy = is_test_file(f.display)
         for use in f.summary.uses:
+            if toy and use.level is Level.LIKELY:
+                continue
             target = _target(use.target, f.path, modules, by_stem, local, exports)
             if target is not None and target[0] != f.path and target[1] in local[target[0]]:
                 edges.append((f.path, use, target))

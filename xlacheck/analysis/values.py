@@ -679,6 +679,12 @@ class ValueEnv:
                 return 0
             if any(type(op) in (ast.In, ast.NotIn) for op in e.ops):  # type: ignore[attr-defined]
                 # `k in d`: a Python bool unless the container is a proven tensor
+                left, ops, comparators = e.left, e.ops, e.comparators  # type: ignore[attr-defined]
+                if type(left) is ast.Constant and type(left.value) is str and len(ops) == 1 and (
+                        self.staged or not self.flags(comparators[0]) & (OP | DATA)):
+                    # `"_sampled_" in k`: a substring or key test. JAX arrays hold no strings, and a
+                    # string tensor only an op makes (tf.strings), so the container is a Python value
+                    return 0
                 k = 0
                 for c in e.comparators:  # type: ignore[attr-defined]
                     ck = self.flags(c)

@@ -146,6 +146,11 @@ class LaxBranchOutputMismatch(ModuleRule):
                 "    return lax.cond(p, lambda v: v.sum(), lambda v: v, x)\n"),
         Example("from jax import lax\ndef f(img, i):\n"
                 "    return lax.switch(i, [lambda v: v, lambda v: v[:, ::-1], lambda v: -v[:]], img)\n"),
+        # Kinetix ppo.py: `*rest[1:]` unpacks six more, so both branches return eight
+        Example("import jax.numpy as jnp\nfrom jax import lax\ndef run(p, x):\n"
+                "    def real(v):\n        rest = (v, v + 1.0, v * 2.0)\n        return (v, True, *rest[1:])\n"
+                "    def fake(v):\n        return (v, False, jnp.zeros_like(v), jnp.ones_like(v))\n"
+                "    return lax.cond(p, real, fake, x)\n"),
     )
     INVALID = (
         Example("import jax.numpy as jnp\nfrom jax import lax\ndef pool(x, mode):\n"
@@ -254,6 +259,8 @@ class LaxBranchOutputMismatch(ModuleRule):
 
     def _form(self, index: ModuleIndex, e: ast.expr, names: dict[str, str], params: set[str]) -> _Form | None:
         resolve = index.aliases.resolve
+        if isinstance(e, ast.Tuple) and any(isinstance(x, ast.Starred) for x in e.elts):
+            return None  # `(first, *rest[1:])`: as long as what it unpacks, which is not followed
         if isinstance(e, ast.Tuple):
             return _Form(parts=tuple(self._form(index, x, names, params) for x in e.elts))
         if isinstance(e, ast.Name):

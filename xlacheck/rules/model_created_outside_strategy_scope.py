@@ -100,6 +100,12 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
                 model.compile(optimizer=optimizer, loss="mse")
                 return model
         """),
+        # only compiled and predicted with (fixed caption embeddings before the scope): never trained there
+        Example("import tensorflow as tf\ndef main(texts):\n    strategy = tf.distribute.MirroredStrategy()\n"
+                "    encoder = tf.keras.Sequential([tf.keras.layers.Dense(4)])\n"
+                "    encoder.compile(optimizer='adam', loss='mse')\n    embeds = encoder.predict(texts)\n"
+                "    with strategy.scope():\n        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+                "    return model, embeds\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nfrom transformers import TFAutoModelForMaskedLM\n"
@@ -170,6 +176,8 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
                 continue
             if _only_mapped_over_data(index, call):
                 continue  # a preprocessing model of the input pipeline: it runs on the host, not under the strategy
+            if _only_run_for_inference(index, call):
+                continue  # never trained: nothing needs its variables on the strategy's devices
             if _strategy_only_in_other_branch(index, call):
                 continue
             ctx.report(self, call, f"{what} created outside strategy.scope() in code that sets up a distribution "
@@ -244,16 +252,20 @@ def _strategy_only_in_other_branch(index: ModuleIndex, call: ast.Call) -> bool:
     return True
 
 
+def _reads_of_created(index: ModuleIndex, call: ast.Call) -> list[ast.Name]:
+    """The reads of ``name`` in the file where the creation is ``name = <call>`` (else none)."""
+    parent = index.parent(call)
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return []
+    return index.loads_of(parent.targets[0].id, index.tree)
+
+
 def _only_mapped_over_data(index: ModuleIndex, call: ast.Call) -> bool:
     """``name = <creation>`` where every read of ``name`` is in the arguments of a ``.map(...)``
     call (``train_ds.map(augmenter)``, ``ds.map(lambda x: augmenter(x))``): a model that tf.data
     runs in the input pipeline on the host, whose (random-state) variables the strategy never
     trains; creating it outside the scope is right (keras-cv's RetinaNet training example)."""
-    parent = index.parent(call)
-    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
-        return False
-    name = parent.targets[0].id
-    loads = index.loads_of(name, index.tree)
+    loads = _reads_of_created(index, call)
     if not loads:
         return False
     for load in loads:
@@ -270,3 +282,20 @@ def _only_mapped_over_data(index: ModuleIndex, call: ast.Call) -> bool:
             return False
     return True
 
+
+# Model methods that set a model up or run it for inference, never train it
+_INFERENCE_METHODS = frozenset({"compile", "predict", "predict_on_batch", "summary", "load_weights"})
+
+
+def _only_run_for_inference(index: ModuleIndex, call: ast.Call) -> bool:
+    """``name = <creation>`` where every read of ``name`` (one at least) calls a set-up or inference method
+    on it (``text_model.compile(...)`` outside the scope, ``text_model.predict(captions)``): a model that is
+    never fit and never handed on, so the strategy never trains it (neural-structured-learning's meo
+    multiple_decoders.py embeds fixed captions with a TF-Hub text encoder once, before the scope)."""
+    loads = _reads_of_created(index, call)
+    return bool(loads) and all(
+        isinstance(attr := index.parent(load), ast.Attribute) and attr.attr in _INFERENCE_METHODS
+        and isinstance(used := index.parent(attr), ast.Call) and used.func is attr
+        # compiled inside the scope: set up to train under the strategy (the optimizer is the strategy's)
+        and not (attr.attr == "compile" and any(_is_scope_with(a) for a in index.ancestors(load)))
+        for load in loads)

@@ -297,6 +297,11 @@ class TensorConditionWithoutAutograph(Rule):
                 "                for k, v in p2.items()}\n"
                 "    return p1 if p1 is not None and p1.shape == p2.shape else p2\n"
                 "@jax.jit\ndef step(a, b):\n    return align(a, b)\n"),
+        # Kinetix sfl.py: `k` iterates a dict's keys; a string literal is never an element of an array
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef stats(x, full_nan=False):\n"
+                "    ans = {'sampled_mean': x.mean(), 'max': x.max()}\n    if full_nan:\n"
+                "        for k in ans:\n            if '_sampled_' in k:\n                ans[k] = jnp.nan\n"
+                "    return ans\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
