@@ -7,6 +7,9 @@
   self.ddpm_sample if ... else self.ddim_sample``) hands the work to that method when called, as
   ``getattr(type(self), name)`` does: what runs before the call is set-up, once per call (naturalspeech2's
   ``generate_mask_from_repeats``).
+- ``t.numpy()`` raises on an XLA tensor (the host table's Tensor-method sweep, torch_xla 2.9: "can't convert xla:0
+  device type tensor to numpy"): code that calls it and runs holds a CPU tensor there, so it reads no XLA value
+  (lightning-flash's IceVision adapter).
 """
 
 from __future__ import annotations
@@ -105,3 +108,34 @@ def test_a_bound_method_name_hands_the_work_on(bind: str) -> None:
 ])
 def test_other_bindings_hand_nothing_on(bind: str) -> None:
     assert ("XLA350", 7) in _found(SAMPLER.format(bind=bind))
+
+
+ADAPTER = """
+import torch
+from torch import nn
+
+
+class Adapter(nn.Module):
+    def __init__(self, transform):
+        super().__init__()
+        self.transform = transform
+
+    def forward(self, sample):
+        image = sample["input"]
+        if isinstance(image, torch.Tensor):
+            image = image.permute(1, 2, 0).{read}
+        return self.transform(image)
+"""
+
+
+def test_the_host_table_says_numpy_raises_on_xla() -> None:
+    from xlacheck.rules.torch_host_sync_in_step import _raising_methods
+
+    assert _raising_methods() == frozenset({"numpy"})
+
+
+def test_numpy_of_a_tensor_reads_no_xla_value() -> None:
+    # t.numpy() raises on an XLA tensor: where the code runs the tensor is on the CPU; .cpu() is still a read
+    assert _found(ADAPTER.format(read="numpy()")) == []
+    assert _found(ADAPTER.format(read="cpu().numpy()")) == [("XLA350", 14)]
+    assert _found(ADAPTER.format(read="tolist()")) == [("XLA350", 14)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from functools import cache
 
 from xlacheck.analysis.torch_model import (
     BOOL,
@@ -77,15 +78,31 @@ def _other_arm_reads(found: list[tuple[ast.AST, str, ast.stmt | None]]) -> set[i
     return out
 
 
+@cache
+def _raising_methods() -> frozenset[str]:
+    """The read methods (``_READ_METHODS``) that the host table's Tensor-method sweep saw raise on every lazily
+    computed XLA tensor it tried (tools/generate_torch_host_table.py; torch_xla 2.9: ``t.numpy()`` raises
+    "TypeError: can't convert xla:0 device type tensor to numpy. Use Tensor.cpu() ..."). Code that calls one and
+    runs holds a CPU tensor there (lightning-flash's IceVision adapter turns a CPU sample into a NumPy image):
+    no XLA value is read."""
+    rows: dict[str, list[dict]] = {}
+    for key, row in host_table().get("methods", {}).items():
+        rows.setdefault(key.partition(":")[0], []).append(row)
+    return frozenset(name for name in _READ_METHODS if rows.get(name)
+                     and all(r.get("error") and not r.get("reads") for r in rows[name]))
+
+
 def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
     """Every proven host read of an XLA tensor in step code: (node, what). A tensor known to be on the
-    CPU (an item of a plain DataLoader, not moved: ``CPU``) is read without running the graph."""
+    CPU (an item of a plain DataLoader, not moved: ``CPU``) is read without running the graph; a method that
+    raises on an XLA tensor (:func:`_raising_methods`: ``.numpy()``) reads none."""
     out: list[tuple[ast.AST, str]] = []
     printed: set[int] = set()  # f-strings already reported through their print()
+    raising = _raising_methods()
     for node in torch.nodes:
         if isinstance(node, ast.Call):
             f = node.func
-            if isinstance(f, ast.Attribute) and f.attr in _READ_METHODS and not node.args:
+            if isinstance(f, ast.Attribute) and f.attr in _READ_METHODS and f.attr not in raising and not node.args:
                 recv = torch.of(f.value)
                 # on a module's output these prove a tensor too: no tuple, dict or ModelOutput has them
                 if recv & CPU:
@@ -660,7 +677,10 @@ class TorchHostSyncInStep(ModuleRule):
     to finish it (measured on torch_xla 2.9: a `TransferFromDeviceTime` sample in every step).
     Not flagged: tensors known to live on the CPU (made by a factory or `torch.tensor(data)`
     without `device=` in a file that sets no default device, moved with `.to("cpu")`, and what
-    torch ops compute from them alone), reads in a `raise` statement or an `assert` message (an
+    torch ops compute from them alone), `t.numpy()` itself (the host table's sweep measured it
+    raising on an XLA tensor, "Use Tensor.cpu() to copy the tensor to host memory first": code that
+    calls it and runs holds a CPU tensor there; `t.cpu().numpy()` is the `.cpu()`'s read),
+    reads in a `raise` statement or an `assert` message (an
     error path) or in a block that ends the run (`print(loss.item()); sys.exit(1)` after a check
     fired; the check itself is flagged: these are set aside, and `--show-set-aside` lists them with
     the line that ends the run), and code that runs once: a value computed under
@@ -1076,6 +1096,13 @@ class TorchHostSyncInStep(ModuleRule):
                 "        return F.cross_entropy(logits, inputs['labels'])\n\n"
                 "def fit(model, args, ds):\n    DistillTrainer(model=model, args=args, train_dataset=ds).train()\n",
                 torch_xla=True),
+        # `t.numpy()` raises on an XLA tensor (the host table's sweep): where it runs, the tensor is on the CPU
+        # (lightning-flash's IceVision adapter turns a CPU sample into the NumPy image its transforms take)
+        Example("import torch\nfrom torch import nn\n\nclass Adapter(nn.Module):\n"
+                "    def __init__(self, transform):\n        super().__init__()\n        self.transform = transform\n\n"
+                "    def forward(self, sample):\n        image = sample['input']\n"
+                "        if isinstance(image, torch.Tensor):\n            image = image.permute(1, 2, 0).numpy()\n"
+                "        return self.transform(image)\n", torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
