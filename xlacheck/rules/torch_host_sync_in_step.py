@@ -1403,10 +1403,11 @@ class TorchHostSyncInStep(ModuleRule):
                             "tensor's value on the device (`F.pad`: pad with 0, then `torch.where` over the padded "
                             "positions)"),
                 )),
-        # the same read of a float image (no 8-bit pixels): a value a step may still compute with
+        # the same read of a float image (no 8-bit pixels): a value a step may still compute with (the copy is
+        # scaled on the host before its conversion: `x.cpu().numpy()` itself is --preview evidence, _to_numpy)
         Example("import numpy as np\nimport torch\n\n@torch.no_grad()\ndef to_image(model, z):\n"
                 "    x = torch.tanh(model(z))\n"
-                "    return (x.cpu().numpy() * 127.5 + 128).clip(0, 255).astype(np.float32)\n",
+                "    return (x.cpu() * 127.5 + 128).clamp(0, 255).float().numpy()\n",
                 torch_xla=True,
                 expected=(
                     (7, 13, "`.cpu()` reads a torch tensor on the host inside a torch_xla step (decorated with "
