@@ -168,3 +168,9 @@ def test_a_host_copy_turned_into_numpy_is_preview_evidence() -> None:
     # 3 of 16 true on the judged PyTorch corpora: the `.cpu()` of `.cpu().numpy()` only with --preview
     assert _found_preview(NUMPY_COPY, preview=False) == [("XLA350", 13)]
     assert _found_preview(NUMPY_COPY, preview=True) == [("XLA350", 11), ("XLA350", 12), ("XLA350", 13)]
+
+
+def test_numpy_after_a_move_proves_the_move_went_to_the_cpu() -> None:
+    # `forces.to(self.cpu_device).numpy()` works only if the move went to the CPU: that move is the read
+    assert _found(ADAPTER.format(read="to(self.cpu_device).numpy()")) == [("XLA350", 14)]
+    assert _found(ADAPTER.format(read="to(self.cpu_device).float().numpy()")) == [("XLA350", 14)]

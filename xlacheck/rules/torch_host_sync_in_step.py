@@ -92,17 +92,30 @@ def _raising_methods() -> frozenset[str]:
                      and all(r.get("error") and not r.get("reads") for r in rows[name]))
 
 
+def _moved_by_to(recv: ast.expr) -> bool:
+    """``recv`` (through tensor methods) is a ``.to(...)``/``.type(...)`` with arguments: a move whose target the
+    raising method called on it proves to be the CPU (``forces.to(self.cpu_device).numpy()``), so that move is the
+    read, reported at the method as before."""
+    while isinstance(recv, ast.Call) and isinstance(recv.func, ast.Attribute):
+        if recv.func.attr in ("to", "type") and (recv.args or recv.keywords):
+            return True
+        recv = recv.func.value
+    return False
+
+
 def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
     """Every proven host read of an XLA tensor in step code: (node, what). A tensor known to be on the
     CPU (an item of a plain DataLoader, not moved: ``CPU``) is read without running the graph; a method that
-    raises on an XLA tensor (:func:`_raising_methods`: ``.numpy()``) reads none."""
+    raises on an XLA tensor (:func:`_raising_methods`: ``.numpy()``) reads none, unless it follows a ``.to(...)``
+    whose target it proves to be the CPU (:func:`_moved_by_to`)."""
     out: list[tuple[ast.AST, str]] = []
     printed: set[int] = set()  # f-strings already reported through their print()
     raising = _raising_methods()
     for node in torch.nodes:
         if isinstance(node, ast.Call):
             f = node.func
-            if isinstance(f, ast.Attribute) and f.attr in _READ_METHODS and f.attr not in raising and not node.args:
+            if isinstance(f, ast.Attribute) and f.attr in _READ_METHODS and not node.args \
+                    and (f.attr not in raising or _moved_by_to(f.value)):
                 recv = torch.of(f.value)
                 # on a module's output these prove a tensor too: no tuple, dict or ModelOutput has them
                 if recv & CPU:
@@ -700,7 +713,8 @@ class TorchHostSyncInStep(ModuleRule):
     without `device=` in a file that sets no default device, moved with `.to("cpu")`, and what
     torch ops compute from them alone), `t.numpy()` itself (the host table's sweep measured it
     raising on an XLA tensor, "Use Tensor.cpu() to copy the tensor to host memory first": code that
-    calls it and runs holds a CPU tensor there; `t.cpu().numpy()` is the `.cpu()`'s read, reported
+    calls it and runs holds a CPU tensor there; after `.to(d)` it proves that move went to the CPU
+    and is reported as its read; `t.cpu().numpy()` is the `.cpu()`'s read, reported
     only with `--preview`: a copy turned into a NumPy array is asked for by host code, and on real
     code 3 of 16 such findings were true),
     reads in a `raise` statement or an `assert` message (an
