@@ -23,7 +23,7 @@ class Trainer:
                 out = torch.log_softmax(model(batch), -1)
                 kept.append(out.sum().item())
             xm.mark_step()
-            total = torch.stack(self.logps).numpy()
+            total = torch.stack(self.logps).tolist()
         return kept, total
 """
 
@@ -39,5 +39,5 @@ def test_a_read_after_the_loop_inside_the_with_block_runs_once() -> None:
 def test_the_same_read_inside_the_loop_stays() -> None:
     inside = REFERENCE_PASS.replace("                kept.append(out.sum().item())\n",
                                     "                kept.append(out.sum().item())\n"
-                                    "                total = torch.stack(self.logps).numpy()\n")
+                                    "                total = torch.stack(self.logps).tolist()\n")
     assert _codes(inside) == [("XLA350", 13), ("XLA350", 14)]

@@ -35,7 +35,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import ChainMap
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -151,6 +151,11 @@ _TORCH_ONLY_METHODS = frozenset({"to", "int", "long", "float", "half", "contiguo
 # ``is_torch_xla_available``, transformers' older ``is_torch_tpu_available``): True in code that runs on XLA, so
 # the branch it rules out (``if not is_torch_xla_available() and torch.isnan(loss):``) never runs there.
 XLA_AVAILABLE_FUNCTIONS = frozenset({"is_torch_xla_available", "is_torch_tpu_available"})
+# torch's queries of Apple's MPS backend: False wherever torch_xla runs. torch_xla ships Linux wheels only
+# (torch_xla 2.9.0: the single tag manylinux_2_28_x86_64) and MPS exists only in macOS builds of torch (torch
+# 2.9.0 on Linux: all three return False), so a branch they open (tortoise-tts' ``if
+# torch.backends.mps.is_available(): inp = inp.to('cpu')``) never runs on the XLA device.
+MPS_QUERIES = frozenset({"torch.backends.mps.is_available", "torch.backends.mps.is_built", "torch.mps.is_available"})
 SYNC_CALLS = frozenset({"torch_xla.sync", "torch_xla.core.xla_model.mark_step", "torch_xla.core.xla_model.optimizer_step"})
 # Calls that execute the pending graph (a value read after one does not cut the step).
 GRAPH_SYNCS = frozenset({"torch_xla.sync", "torch_xla.core.xla_model.mark_step"})
@@ -1519,7 +1524,7 @@ class _Builder:
         # a loop of torch ops alone over a dict of inputs is no such work)
         looping = [m for m in methods if any(any(_rooted_at_self(c.func) for c in _calls_in(loop))
                                              for loop in _own_loops(m.body))]
-        dynamic = _dynamic_self_methods(node)
+        dynamic = _dynamic_self_methods(node, {m.name for m in methods})
         calls = [c for c in _calls_in(node) if looping and (
             isinstance(c.func, ast.Name) and c.func.id in dynamic
             or _rooted_at_self(c.func) and isinstance(c.func, ast.Attribute)
@@ -2541,20 +2546,32 @@ def _after_last(body: list[ast.stmt], last: int, loops: list[ast.For | ast.While
     return out
 
 
-def _dynamic_self_methods(node: ast.AST) -> set[str]:
+def _dynamic_self_methods(node: ast.AST, methods: Collection[str] = ()) -> set[str]:
     """Names ``node`` binds to a method of its own object looked up by name (``getattr(type(self), name)``,
-    ``getattr(self, name)``): a call of one runs one of the class's methods."""
+    ``getattr(self, name)``), or to a bound method of it: ``self.m`` for a method ``m`` of ``methods`` (the
+    class's), or a conditional expression of such arms (naturalspeech2's ``sample_fn = self.ddpm_sample if not
+    self.use_ddim else self.ddim_sample``). A call of one runs one of the class's methods; a name bound more
+    than once is left out of the latter."""
     out: set[str] = set()
+    methods_bound: set[str] = set()
+    bound: dict[str, int] = {}
     for n in walk(node):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
-                and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            bound[n.id] = bound.get(n.id, 0) + 1
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
+            continue
+        if isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
                 and n.value.func.id == "getattr" and n.value.args:
             obj = n.value.args[0]
             if isinstance(obj, ast.Call) and isinstance(obj.func, ast.Name) and obj.func.id == "type" and obj.args:
                 obj = obj.args[0]
             if isinstance(obj, ast.Name) and obj.id == "self":
                 out.add(n.targets[0].id)
-    return out
+        arms = [n.value.body, n.value.orelse] if isinstance(n.value, ast.IfExp) else [n.value]
+        if methods and all(isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "self"
+                           and a.attr in methods for a in arms):
+            methods_bound.add(n.targets[0].id)
+    return out | {name for name in methods_bound if bound.get(name) == 1}
 
 
 def _own_loops(body: list[ast.stmt]) -> list[ast.For | ast.While]:
@@ -3030,7 +3047,7 @@ class _Walker:
         ``is_torch_xla_available()`` (True), ``t.device.type == "<s>"`` (True iff ``s`` is "xla"; ``t`` a tensor
         not known to be on the CPU), ``t.is_xla``, a name bound to one of these, and ``not``/``and``/``or`` of
         them; ``torch.is_autocast_enabled()`` (False: :func:`_cuda_autocast_query`) and the project's functions that
-        return it (:func:`cuda_autocast_helpers`); None when the test says
+        return it (:func:`cuda_autocast_helpers`); the MPS queries (False: ``MPS_QUERIES``); None when the test says
         nothing about the device."""
         if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
             inner = self.xla_truth(e.operand)
@@ -3051,6 +3068,8 @@ class _Walker:
         if isinstance(e, ast.Call) and not e.args and not e.keywords:
             f = e.func
             name = self.b.resolve(f) or (f.id if isinstance(f, ast.Name) else "")
+            if name in MPS_QUERIES:
+                return False
             return True if name.rsplit(".", 1)[-1] in XLA_AVAILABLE_FUNCTIONS else None
         if isinstance(e, ast.Attribute) and e.attr == "is_xla" and self._on_device(e.value):
             return True
