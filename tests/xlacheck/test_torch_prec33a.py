@@ -137,37 +137,8 @@ def test_the_host_table_says_numpy_raises_on_xla() -> None:
 def test_numpy_of_a_tensor_reads_no_xla_value() -> None:
     # t.numpy() raises on an XLA tensor: where the code runs the tensor is on the CPU; .cpu() is still a read
     assert _found(ADAPTER.format(read="numpy()")) == []
-    assert _found(ADAPTER.format(read="cpu()")) == [("XLA350", 14)]
+    assert _found(ADAPTER.format(read="cpu().numpy()")) == [("XLA350", 14)]
     assert _found(ADAPTER.format(read="tolist()")) == [("XLA350", 14)]
-
-
-NUMPY_COPY = """
-import numpy as np
-import torch
-import torch_xla
-
-
-def train(model, loader, opt, log):
-    for x, y in loader:
-        out = model(x)
-        loss = torch.nn.functional.cross_entropy(out, y)
-        log(np.mean(out.detach().cpu().numpy()))
-        log(out.cpu().float().numpy().sum())
-        log(out.cpu())
-        loss.backward()
-        opt.step()
-        torch_xla.sync()
-"""
-
-
-def _found_preview(src: str, preview: bool) -> list[tuple[str, int]]:
-    return [(d.code, d.line) for d in check_source(textwrap.dedent(src), "t.py", preview=preview).diagnostics]
-
-
-def test_a_host_copy_turned_into_numpy_is_preview_evidence() -> None:
-    # 3 of 16 true on the judged PyTorch corpora: the `.cpu()` of `.cpu().numpy()` only with --preview
-    assert _found_preview(NUMPY_COPY, preview=False) == [("XLA350", 13)]
-    assert _found_preview(NUMPY_COPY, preview=True) == [("XLA350", 11), ("XLA350", 12), ("XLA350", 13)]
 
 
 def test_numpy_after_a_move_proves_the_move_went_to_the_cpu() -> None:

@@ -619,27 +619,6 @@ def _decoded_as_text(node: ast.AST, stmt: ast.stmt) -> bool:
     return False
 
 
-def _to_numpy(node: ast.AST, stmt: ast.stmt) -> bool:
-    """``node`` is a ``.cpu()`` whose host copy the statement turns into a NumPy array, directly or through
-    tensor methods (``x.cpu().numpy()``, ``x.detach().cpu().float().numpy()``). The program asks for the values
-    as a host array for host code (NumPy metrics, matplotlib, pyworld, a JSON or NumPy output): on the judged
-    PyTorch corpora (batches 18-27, main 5a4f0ecb) 3 of 16 such XLA350 findings were true (StyleTTS2's
-    per-step return, open_lm's per-batch evaluation meter), the rest host consumers (co-tracker's TAP-Vid
-    metrics, FID statistics, setfit's NumPy output): below the bar, so this evidence runs only with
-    ``--preview`` (as ``x in t`` does)."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cpu"):
-        return False
-    for call in ast.walk(stmt):
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "numpy"):
-            continue
-        recv = call.func.value
-        while recv is not node and isinstance(recv, ast.Call) and isinstance(recv.func, ast.Attribute):
-            recv = recv.func.value
-        if recv is node:
-            return True
-    return False
-
-
 def _names_scheduler(recv: ast.expr) -> bool:
     """``recv``'s own name says learning-rate scheduler (``scheduler``, ``self.lr_scheduler``, ``sched``)."""
     name = recv.id if isinstance(recv, ast.Name) else recv.attr if isinstance(recv, ast.Attribute) else ""
@@ -714,9 +693,7 @@ class TorchHostSyncInStep(ModuleRule):
     torch ops compute from them alone), `t.numpy()` itself (the host table's sweep measured it
     raising on an XLA tensor, "Use Tensor.cpu() to copy the tensor to host memory first": code that
     calls it and runs holds a CPU tensor there; after `.to(d)` it proves that move went to the CPU
-    and is reported as its read; `t.cpu().numpy()` is the `.cpu()`'s read, reported
-    only with `--preview`: a copy turned into a NumPy array is asked for by host code, and on real
-    code 3 of 16 such findings were true),
+    and is reported as its read; `t.cpu().numpy()` is the `.cpu()`'s read),
     reads in a `raise` statement or an `assert` message (an
     error path) or in a block that ends the run (`print(loss.item()); sys.exit(1)` after a check
     fired; the check itself is flagged: these are set aside, and `--show-set-aside` lists them with
@@ -1140,12 +1117,6 @@ class TorchHostSyncInStep(ModuleRule):
                 "    def forward(self, sample):\n        image = sample['input']\n"
                 "        if isinstance(image, torch.Tensor):\n            image = image.permute(1, 2, 0).numpy()\n"
                 "        return self.transform(image)\n", torch_xla=True),
-        # a host copy turned into a NumPy array for host code (a NumPy metric): reported with --preview only
-        Example("import numpy as np\nimport torch\nimport torch_xla\n\ndef train(model, loader, opt, log):\n"
-                "    for x, y in loader:\n        out = model(x)\n"
-                "        loss = torch.nn.functional.cross_entropy(out, y)\n"
-                "        log(np.mean(out.detach().cpu().numpy()))\n        log(out.cpu().float().numpy().sum())\n"
-                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -1619,8 +1590,7 @@ class TorchHostSyncInStep(ModuleRule):
                         and not _error_message(node, stmt)
                         and not _renders_pixels(node, stmt, ctx.facts.aliases.resolve)
                         and not _written_as_image(node, stmt, ctx.facts.aliases.resolve)
-                        and not _decoded_as_text(node, stmt)
-                        and (ctx.preview or not _to_numpy(node, stmt))),
+                        and not _decoded_as_text(node, stmt)),
                        key=lambda f: (getattr(f[0], "lineno", 0), getattr(f[0], "col_offset", 0)))
         by_stmt: dict[int, list[ast.AST]] = {}
         for node, _, stmt in found:
