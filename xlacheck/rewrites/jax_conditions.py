@@ -57,7 +57,7 @@ JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_
                            "rewrite_jax_check", "rewrite_jax_debug_print",
                            "rewrite_jax_static_condition", "rewrite_jax_segment_count",
                            "rewrite_jax_grown_carry", "rewrite_repeat_reduction",
-                           "rewrite_jax_prefix_attention"})
+                           "rewrite_jax_prefix_attention", "rewrite_jax_builtin"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 
