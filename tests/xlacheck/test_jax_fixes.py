@@ -69,6 +69,10 @@ CASES = {
         "def neg(x):\n    if not jnp.all(x > 0.0):\n        y = jnp.abs(x)\n    else:\n        y = x\n    return y\n",
         "    y = jax.lax.cond(jax.numpy.logical_not(jax.numpy.asarray(jnp.all(x > 0.0)) != 0), lambda: jnp.abs(x), "
         "lambda: x)\n"),
+    # fixes33: a later operand of `and` calls array methods (the JAX table's array_methods), computed as jnp's
+    "and_of_array_methods": (
+        "def both(x):\n    if x.sum() > 0 and x.max() < 2.0:\n        return x * 2.0\n    return -x\n",
+        "    return jax.lax.cond(jax.numpy.logical_and(x.sum() > 0, x.max() < 2.0), lambda: x * 2.0, lambda: -x)\n"),
 }
 
 
@@ -2034,6 +2038,9 @@ _ARRAY_SHAPES = {
     "whole_shape_of_broadcast": (
         "@jax.jit\ndef spread(x, y):\n    return jnp.broadcast_to(y, jnp.array(x.shape))\n",
         "jnp.broadcast_to", "jnp.broadcast_to(y, tuple(x.shape))"),
+    "one_size_as_a_tuple_item": (
+        "@jax.jit\ndef half(x):\n    n = x.shape[0] // 2\n    t = jnp.array(n)\n    return x[:2] + jnp.ones((t,))\n",
+        "jnp.ones", "    t = n\n"),
 }
 
 
@@ -2045,7 +2052,7 @@ def test_a_shape_array_of_static_values_becomes_a_tuple_and_the_jitted_function_
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == callee)
     (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
     assert result.fix is not None and result.fix.applicability is Applicability.UNSAFE
-    assert "a tuple of Python numbers" in result.fix.message
+    assert "Python numbers (a tuple of them) are passed" in result.fix.message
     fixed_source = apply_edits(source, result.fix.edits)
     assert expected in fixed_source and "jnp.array" not in fixed_source and "jnp.asarray" not in fixed_source
     fixed = load(f"array_shape_{name}", fixed_source, tmp_path)

@@ -39,6 +39,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from xlacheck import api_table
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg
 from xlacheck.rewrites._fix import make_fix, replace, replace_block, replace_lines, rewriter
@@ -429,6 +430,9 @@ def _jax_calls_only(src: Source, jax: str, stmts: list[ast.stmt]) -> str | None:
         for sub in ast.walk(stmt):
             if not isinstance(sub, ast.Call):
                 continue
+            if isinstance(sub.func, ast.Attribute) and sub.func.attr in _PURE_ARRAY_METHODS \
+                    and isinstance(sub.func.value, (ast.Name, ast.Subscript, ast.Call, ast.BinOp)):
+                continue  # `x.max()`: a method of a JAX array, computed like jnp.max(x); its receiver is walked
             root = sub.func
             while isinstance(root, ast.Attribute):
                 root = root.value
@@ -437,6 +441,14 @@ def _jax_calls_only(src: Source, jax: str, stmts: list[ast.stmt]) -> str | None:
             return ast.unparse(sub.func)
     return None
 
+
+# The methods of a traced JAX array (the JAX table's ``array_methods``) that compute a value, as the
+# ``jax.numpy`` function of the same name does: not those that reach the host or the device buffers, nor
+# ``sort``, which a Python list of the same receiver would run in place.
+_PURE_ARRAY_METHODS = api_table.jax_array_methods() - frozenset({
+    "addressable_data", "byteswap", "copy", "cur_qdd", "delete", "devices", "full_lower", "get_const",
+    "get_referent", "is_deleted", "item", "on_device_size_in_bytes", "sort", "to_concrete_value", "to_device",
+    "tobytes", "tolist", "unsafe_buffer_pointer", "view"})
 
 LOOP_REASONS = ("a loop with a traced trip count cannot be differentiated in reverse mode (jax.grad raises: use "
                 "jax.lax.scan over a static maximum for that), and carried values whose shape or dtype changes "

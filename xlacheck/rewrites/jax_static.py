@@ -288,11 +288,17 @@ class _StaticValue:
         ``jnp.array(x.shape)``, read only as shape arguments (:func:`_shape_reads_only`) ->
         ``(a, b, ...)`` / ``tuple(x.shape)``: a shape needs Python ints while tracing, and under
         ``jax.jit`` the array is traced even when every element is static (:data:`ARRAY_AS_TUPLE`)."""
-        if len(call.args) != 1 or any(k.arg != "dtype" for k in call.keywords) \
-                or not _shape_reads_only(self.src, call):
+        if len(call.args) != 1 or any(k.arg != "dtype" for k in call.keywords):
             return False
         (value,) = call.args
-        if isinstance(value, (ast.List, ast.Tuple)):
+        one = not isinstance(value, (ast.List, ast.Tuple)) and not self._sequence(value)
+        if not _shape_reads_only(self.src, call, item=one):
+            return False
+        if one:  # `jnp.array(n)` of one Python value read as a size (`jnp.zeros((t,))`): the value itself
+            if not self.read(value):
+                return False
+            text = self.text_of(value)
+        elif isinstance(value, (ast.List, ast.Tuple)):
             if not value.elts or not all(self.read(e) for e in value.elts) \
                     or any(self._sequence(e) for e in value.elts if not isinstance(e, ast.Starred)):
                 return False  # a nested sequence is a 2-D array, never a shape
@@ -358,14 +364,17 @@ def _python_kind(src: Source, dtype: ast.expr) -> str | None:
 
 
 _ARRAY_OF = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
-ARRAY_AS_TUPLE = ("a tuple of Python numbers is passed where the original passed an array built from them: the "
-                  "same shape for integer elements, but a float element, which jnp.array kept, is now a Python float")
+ARRAY_AS_TUPLE = ("Python numbers (a tuple of them) are passed where the original passed a jnp.array of them: the "
+                  "same shape for integers, but a float, which jnp.array kept as an array, is now a Python float")
 
 
-def _static_slot(src: Source, node: ast.expr) -> bool:
+def _static_slot(src: Source, node: ast.expr, item: bool = False) -> bool:
     """Whether ``node`` is passed to its enclosing call as an argument the API table says must be
-    static (:func:`static_arguments`: a shape, a size, an axis)."""
+    static (:func:`static_arguments`: a shape, a size, an axis); with ``item``, also as an item of a
+    tuple or list literal passed so (``jnp.zeros((n, 3))``)."""
     call = src.parents.get(node)
+    while item and isinstance(call, (ast.Tuple, ast.List)) and node in call.elts:
+        node, call = call, src.parents.get(call)
     if not isinstance(call, ast.Call) or node is call.func:
         return False
     name, bound = canonical(src, call.func), call
@@ -375,11 +384,11 @@ def _static_slot(src: Source, node: ast.expr) -> bool:
     return name is not None and any(a is node for _, a in static_arguments(name, bound))
 
 
-def _shape_reads_only(src: Source, call: ast.Call) -> bool:
+def _shape_reads_only(src: Source, call: ast.Call, item: bool = False) -> bool:
     """``call`` is itself a static argument, or the value of ``name = call`` (the only binding of
     ``name`` in its function) whose every read is one: a tuple read anywhere else (``target * 2``,
     ``target[0] + x``) would not act as the array did."""
-    if _static_slot(src, call):
+    if _static_slot(src, call, item):
         return True
     assign = src.parents.get(call)
     if not (isinstance(assign, ast.Assign) and assign.value is call and len(assign.targets) == 1
@@ -387,7 +396,8 @@ def _shape_reads_only(src: Source, call: ast.Call) -> bool:
         return False
     name, scope = assign.targets[0].id, src.scope_of(assign)
     reads = src.loads_of(name, scope)
-    return len(src.stores_in(scope).get(name, [])) == 1 and bool(reads) and all(_static_slot(src, r) for r in reads)
+    return len(src.stores_in(scope).get(name, [])) == 1 and bool(reads) and all(
+        _static_slot(src, r, item) for r in reads)
 
 
 def _arrays_as_tuples(src: Source, edits: list[Edit]) -> bool:
