@@ -30,7 +30,8 @@ comparison is read as ``jax.numpy.asarray(c) != 0``, its truth value for a real 
 ``not c`` is ``jax.numpy.logical_not`` of ``c``'s predicate, ``a and b`` / ``a or b``
 ``jax.numpy.logical_and``/``logical_or`` of theirs: Python stops at the first operand that
 decides, the fix evaluates every one (``LAZY`` says so), so only where the later operands call
-nothing but JAX. Conditions and branches that bind names (``:=``),
+nothing but JAX (a module function, or a method of the JAX table's ``array_methods`` that computes a
+value: ``x.max()``). Conditions and branches that bind names (``:=``),
 yield or await are left alone. TensorFlow code never gets this fix (``Frameworks.foreign``).
 """
 
