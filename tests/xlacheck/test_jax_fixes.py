@@ -2136,3 +2136,15 @@ def test_a_builtin_with_a_key_or_default_is_not_rewritten(body):
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) in ("max", "sorted"))
     (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA124")])
     assert result.fix is None or not result.fix.edits
+
+
+@pytest.mark.parametrize("body", [
+    "def f(x, flag):\n    if flag:\n        y = bool(jnp.sum(x) > 0)\n    else:\n        y = False\n    return y\n",
+    "def f(x, flag):\n    return x if flag else bool(jnp.sum(x) > 0)\n",
+])
+def test_a_bool_of_a_tracer_that_no_if_tests_does_not_turn_the_if_around_it_into_lax_cond(body):
+    source = HEADER + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "bool")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA302")])
+    assert result.fix is None or "jax.lax.cond" not in apply_edits(source, result.fix.edits)

@@ -59,7 +59,8 @@ JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_
                            "rewrite_jax_check", "rewrite_jax_debug_print",
                            "rewrite_jax_static_condition", "rewrite_jax_segment_count",
                            "rewrite_jax_grown_carry", "rewrite_repeat_reduction",
-                           "rewrite_jax_prefix_attention", "rewrite_jax_builtin"})
+                           "rewrite_jax_prefix_attention", "rewrite_jax_builtin",
+                           "rewrite_jax_tested_bool"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 
@@ -135,6 +136,22 @@ def rewrite_jax_cond(src: Source, node: ast.AST) -> Fix | None:
         return None
     return _assigned(src, jax, node) or _returned(src, jax, node) or _returned_in_loop(src, jax, node) \
         or _break_in_loop(src, jax, node) or _one_difference(src, jax, node) or _functions(src, jax, node)
+
+
+@rewriter(ast.Call, pointed=True)
+def rewrite_jax_tested_bool(src: Source, node: ast.AST) -> Fix | None:
+    """``bool(x)`` (XLA302) that is the test of an ``if`` or a conditional expression, directly or
+    through ``not``/``and``/``or``: :func:`rewrite_jax_cond` of that ``if`` (``bool(c)`` is ``c``'s
+    predicate). Not for a ``bool()`` elsewhere in the ``if`` (a branch's value is no test)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool"):
+        return None
+    test: ast.AST = node
+    parent = src.parents.get(node)
+    while isinstance(parent, ast.BoolOp) or isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
+        test, parent = parent, src.parents.get(parent)
+    if not isinstance(parent, (ast.If, ast.IfExp)) or parent.test is not test:
+        return None
+    return rewrite_jax_cond(src, parent)
 
 
 def _functions(src: Source, jax: str, node: ast.If) -> Fix | None:

@@ -100,7 +100,8 @@ class PythonScalarOfTensor(Rule):
     code = "XLA302"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_builtin_call", "rewrite_jax_loop", "rewrite_jax_host_read", "rewrite_jax_debug_print",
-           "rewrite_jax_static_argument", "rewrite_static_dim_range", "rewrite_jax_cond")
+           "rewrite_jax_static_argument", "rewrite_static_dim_range",
+           "rewrite_jax_tested_bool")
     name = "python-scalar-of-tensor"
     node_types = (ast.Call,)
 
