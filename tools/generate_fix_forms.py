@@ -316,6 +316,29 @@ FORMS = (
          "            out.append(x[i] * w[i])  # XLA: cond\n"
          "        else:\n            out.append(-x[i])\n    return {stack}(out)",
          frameworks=("tf",), params="x, w", tf_options="jit_compile=True"),
+    # fixes33: a suffix and a window cut by counts and reduced (masked like a prefix: the compiler labelled both ok,
+    # TF 2.21 on XLA:CPU, so they are neg_ forms); JAX: a builtin on tracers
+    # (XLA124), a shape built with jnp.array from static values (XLA207), a tested bool() (XLA302), an `and` whose
+    # later operand calls an array method (XLA101)
+    Form("XLA205", "suffix_from_count_summed", "a suffix from a count's position, summed",
+         "    k = tf.reduce_sum(tf.cast(x > 0.0, tf.int32))\n    return x + tf.reduce_sum(x[k:])  # XLA: shape",
+         category="shape", frameworks=("tf",), tf_options="jit_compile=True",
+         compiles=True),
+    Form("XLA205", "window_between_counts_maximum", "a window between two counts, its maximum",
+         "    a = tf.reduce_sum(tf.cast(x > 1.0, tf.int32))\n    b = tf.reduce_sum(tf.cast(w > 0.4, tf.int32))\n"
+         "    return x * tf.reduce_max(x[a:b])  # XLA: shape",
+         category="shape", frameworks=("tf",), params="x, w", tf_options="jit_compile=True",
+         compiles=True),
+    Form("XLA124", "max_of_a_reduction_and_a_number", "`max()` of a reduction and a number",
+         "    return x / max({max}({abs}(x)), 1.0)  # XLA: cond", frameworks=("jax",)),
+    Form("XLA207", "jnp_array_of_static_sizes_as_shape", "a shape built by `jnp.array` from static sizes",
+         "    n = x.shape[0]\n    target = jnp.array([n, 2])\n"
+         "    return x + {sum}(jnp.ones(target), axis=1)  # XLA: shape",
+         category="shape", frameworks=("jax",)),
+    Form("XLA302", "bool_of_a_comparison_tested", "`bool()` of a comparison tested by a conditional expression",
+         f"    return x * 2.0 if bool({COND}) else -x  # XLA: cond", frameworks=("jax",)),
+    Form("XLA101", "and_with_an_array_method", "an `and` whose later operand calls an array method",
+         f"    if {COND} and x.max() < 1.8:  # XLA: cond\n        return x * 2.0\n    return -x", frameworks=("jax",)),
 )
 
 

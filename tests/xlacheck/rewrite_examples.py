@@ -3735,3 +3735,52 @@ def clipped_totals(x):
         inputs=(((4, 3), "float"),),
     ),
 )
+
+# fixes33: a suffix `x[k:]` or a window `x[a:b]` cut by tensor bounds, reduced over the cut axis: the whole
+# tensor with the positions outside the bounds masked (`tf.range(T) >= k`), as for a prefix
+# (rewrites/prefix_reductions.py); a mean divides by the count of the positions kept.
+EXAMPLES += (
+    Example(
+        "sum_of_a_suffix_cut_by_a_tensor_start",
+        '''import tensorflow as tf
+
+
+def tail_energy(frames, start):
+    return tf.reduce_sum(tf.square(frames[start:]))  # flag(XLA205): frames[start:]
+''',
+        "unsafe",  # a negative start counts from the end in the slice only
+        ("tf.reduce_sum(tf.where(tf.reshape(tf.range(tf.shape(frames, out_type=tf.int64)[0]) "
+         ">= tf.cast(start, tf.int64), [-1] + [1] * (len(frames.shape) - 1)), tf.square(frames), 0))",),
+        inputs=(((4, 2), "float"), ((), "count_positive")),
+        grad=True,
+    ),
+    Example(
+        "mean_of_a_suffix_after_a_counted_length",
+        '''import tensorflow as tf
+
+
+def late_mean(frames, valid):
+    start = tf.math.count_nonzero(valid)
+    return tf.reduce_mean(frames[:, start:] * 2.0, axis=1)  # flag(XLA205): frames[:, start:]
+''',
+        "unsafe",
+        ("tf.cast(tf.math.count_nonzero(tf.range(tf.shape(frames, out_type=tf.int64)[1]) "
+         ">= tf.cast(start, tf.int64)), frames.dtype)",),
+        inputs=(((2, 4, 3), "float"), ((4,), "mask")),
+        grad=True,
+    ),
+    Example(
+        "peak_of_a_window_between_tensor_bounds",
+        '''import tensorflow as tf
+
+
+def window_peak(scores, lo, hi):
+    return tf.reduce_max(scores[:, lo:hi], axis=1)  # flag(XLA205): scores[:, lo:hi]
+''',
+        "unsafe",
+        ("tf.reduce_max(tf.where(tf.reshape(tf.logical_and(tf.range(tf.shape(scores, out_type=tf.int64)[1]) "
+         ">= tf.cast(lo, tf.int64), tf.range(tf.shape(scores, out_type=tf.int64)[1]) < tf.cast(hi, tf.int64)), "
+         "[-1] + [1] * (len(scores.shape) - 2)), scores, float('-inf')), axis=1)",),
+        inputs=(((3, 5), "float"), ((), 1), ((), "count_positive")),
+    ),
+)

@@ -69,6 +69,10 @@ CASES = {
         "def neg(x):\n    if not jnp.all(x > 0.0):\n        y = jnp.abs(x)\n    else:\n        y = x\n    return y\n",
         "    y = jax.lax.cond(jax.numpy.logical_not(jax.numpy.asarray(jnp.all(x > 0.0)) != 0), lambda: jnp.abs(x), "
         "lambda: x)\n"),
+    # fixes33: a later operand of `and` calls array methods (the JAX table's array_methods), computed as jnp's
+    "and_of_array_methods": (
+        "def both(x):\n    if x.sum() > 0 and x.max() < 2.0:\n        return x * 2.0\n    return -x\n",
+        "    return jax.lax.cond(jax.numpy.logical_and(x.sum() > 0, x.max() < 2.0), lambda: x * 2.0, lambda: -x)\n"),
 }
 
 
@@ -1970,3 +1974,178 @@ def test_a_history_grown_in_fori_loop_and_averaged_mid_loop_divides_by_the_rows_
                                        tmp_path_factory.mktemp("grown_read"), (jnp.asarray(values, jnp.float32),),
                                        rtol=2e-5)
     assert "jnp.concatenate" not in fixed_source and ".mean(" not in fixed_source
+
+
+# fixes33 (XLA302): `bool(x)` that an `if`/ternary tests, also in a helper of a jitted function, gets XLA101's
+# jax.lax.cond fix of that test (deepmd-kit#4766's `loss if bool(find_property) else xp.nan`)
+_BOOL_TESTED = HEADER + '''def display_if_exist(loss, found):
+    return loss if bool(found) else jnp.nan
+
+
+def ratio(x, found):
+    if bool(found > 0.5):
+        y = x * 2.0
+    else:
+        y = -x
+    return y
+
+
+@jax.jit
+def report(pred, label, found):
+    err = jnp.mean((pred - label) ** 2)
+    return display_if_exist(jnp.sqrt(err), found), ratio(err, found)
+'''
+
+
+@pytest.mark.parametrize("helper", ["display_if_exist", "ratio"])
+@settings(max_examples=20, deadline=None)
+@given(values=st.lists(VALUES, min_size=3, max_size=3), found=st.sampled_from([0.0, 1.0, 0.25]))
+def test_a_tested_bool_of_a_tracer_becomes_lax_cond_and_the_jitted_caller_matches(helper, values, found,
+                                                                                 tmp_path_factory):
+    tree = ast.parse(_BOOL_TESTED)
+    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == helper)
+    node = next(n for n in ast.walk(function) if isinstance(n, ast.Call) and ast.unparse(n.func) == "bool")
+    (result,) = attach_fixes(_BOOL_TESTED, tree, [diagnostic_at(node, "XLA302")])
+    assert result.fix is not None and result.fix.applicability is Applicability.UNSAFE
+    assert "traces both branches" in result.fix.message
+    fixed_source = apply_edits(_BOOL_TESTED, result.fix.edits)
+    assert "bool(" not in fixed_source.split(f"def {helper}")[1].split("\n\n\n")[0]
+    while "bool(" in fixed_source:  # the other helper still has its bool(): fix it too, as --fix would
+        tree = ast.parse(fixed_source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "bool")
+        (again,) = attach_fixes(fixed_source, tree, [diagnostic_at(node, "XLA302")])
+        fixed_source = apply_edits(fixed_source, again.fix.edits)
+    tmp = tmp_path_factory.mktemp("bool_tested")
+    original, fixed = load("bool_original", _BOOL_TESTED, tmp), load("bool_fixed", fixed_source, tmp)
+    pred = jnp.asarray(values, jnp.float32)
+    args = (pred, jnp.zeros(3, jnp.float32), jnp.float32(found))
+    with jax.disable_jit():
+        expected = original(*args)
+    for e, g in zip(expected, fixed(*args), strict=True):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(e), rtol=1e-6, equal_nan=True)
+
+
+# fixes33 (XLA207): a shape built with jnp.array from static values is traced under jax.jit (jax#8047); read only
+# as shape arguments, it becomes the tuple of those values
+_ARRAY_SHAPES = {
+    "named_target_of_resize": (
+        "SCALE = 2\n\n\n@jax.jit\ndef up(images):\n    b, h, w, c = images.shape\n"
+        "    target = jnp.array([b, h * SCALE, w * SCALE, c])\n    return jax.image.resize(images, target, 'nearest')\n",
+        "jax.image.resize", "    target = (b, h * SCALE, w * SCALE, c)\n"),
+    "inline_shape_of_zeros": (
+        "@jax.jit\ndef pad(x):\n    return x.sum() + jnp.zeros(jnp.asarray([x.shape[0], 3], dtype=jnp.int32))\n",
+        "jnp.zeros", "jnp.zeros((x.shape[0], 3))"),
+    "whole_shape_of_broadcast": (
+        "@jax.jit\ndef spread(x, y):\n    return jnp.broadcast_to(y, jnp.array(x.shape))\n",
+        "jnp.broadcast_to", "jnp.broadcast_to(y, tuple(x.shape))"),
+    "one_size_as_a_tuple_item": (
+        "@jax.jit\ndef half(x):\n    n = x.shape[0] // 2\n    t = jnp.array(n)\n    return x[:2] + jnp.ones((t,))\n",
+        "jnp.ones", "    t = n\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ARRAY_SHAPES))
+def test_a_shape_array_of_static_values_becomes_a_tuple_and_the_jitted_function_matches(name, tmp_path):
+    body, callee, expected = _ARRAY_SHAPES[name]
+    source = HEADER + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == callee)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is not None and result.fix.applicability is Applicability.UNSAFE
+    assert "Python numbers (a tuple of them) are passed" in result.fix.message
+    fixed_source = apply_edits(source, result.fix.edits)
+    assert expected in fixed_source and "jnp.array" not in fixed_source and "jnp.asarray" not in fixed_source
+    fixed = load(f"array_shape_{name}", fixed_source, tmp_path)
+    x = jnp.arange(24.0, dtype=jnp.float32).reshape(2, 3, 2, 2) if "images" in body else jnp.arange(4.0)
+    args = (x, jnp.float32(0.5)) if "spread" in body else (x,)
+    with pytest.raises((TypeError, jax.errors.ConcretizationTypeError)):  # the original does not trace
+        load(f"array_shape_orig_{name}", source, tmp_path)(*args)
+    got = fixed(*args)
+    with jax.disable_jit():  # without jit the array is concrete, and the original runs
+        expected_value = load(f"array_shape_eager_{name}", source, tmp_path)(*args)
+    assert got.shape == expected_value.shape
+    np.testing.assert_allclose(np.asarray(got), np.asarray(expected_value), rtol=1e-6)
+
+
+@pytest.mark.parametrize("body", [
+    # the array is read as an array too: a tuple would be summed, repeated or indexed differently
+    "@jax.jit\ndef f(x):\n    t = jnp.array(x.shape)\n    return jnp.broadcast_to(x, t) + jnp.sum(t)\n",
+    "@jax.jit\ndef f(x):\n    t = jnp.array([x.shape[0], 2])\n    return jnp.zeros(t * 2)\n",
+    # an element from data: no static shape exists
+    "@jax.jit\ndef f(x):\n    return jnp.zeros(jnp.array([jnp.sum(x > 0), 2]))\n",
+    # a nested list: a 2-D array, never a shape
+    "@jax.jit\ndef f(x):\n    return jnp.zeros(jnp.array([[x.shape[0], 2]]))\n",
+])
+def test_a_shape_array_read_otherwise_or_from_data_is_not_a_tuple(body):
+    source = HEADER + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) in (
+        "jnp.zeros", "jnp.broadcast_to"))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is None or not result.fix.edits or "jnp.array" in apply_edits(source, result.fix.edits)
+
+
+# fixes33 (XLA124): max/min/sorted/any/all of a tracer -> the jax.numpy selection or reduction the builtin did
+_BUILTINS_OF_TRACERS = {
+    "max_of_two": ("def f(x):\n    return x / max(jnp.abs(x).max(), 1.0)\n", "max", "jax.numpy.where(1.0 > "),
+    "min_of_three": ("def f(x):\n    return min(jnp.min(x), 0.0, jnp.mean(x)) + x\n", "min", "jax.numpy.where("),
+    "max_of_a_list": ("def f(x):\n    return max([x[0], x[1] * 2.0, x[2]])\n", "max", "jax.numpy.where("),
+    # (not a cumsum: inf + -inf makes a NaN, which the fix's message says jnp.max treats its own way)
+    "max_of_one_array": ("def f(x):\n    return max(jnp.tanh(x))\n", "max", "jax.numpy.max(jnp.tanh(x))"),
+    "sorted_reversed": ("def f(x):\n    return sorted(x * 2.0, reverse=True)[0]\n", "sorted",
+                        "jax.numpy.sort(x * 2.0)[::-1]"),
+    "any_of_an_array": ("def f(x):\n    return jnp.where(any(x > 1.0), x, -x)\n", "any", "jax.numpy.any(x > 1.0)"),
+    "all_of_a_generator": ("def f(x):\n    return jnp.where(all(v > 0 for v in [x[0], x[2]]), x, 0.0)\n", "all",
+                           "jax.numpy.all(jax.numpy.asarray([v > 0 for v in [x[0], x[2]]]))"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_BUILTINS_OF_TRACERS))
+def test_a_builtin_of_a_tracer_becomes_its_jax_numpy_form_and_matches_eager(name, tmp_path_factory):
+    body, builtin, expected = _BUILTINS_OF_TRACERS[name]
+    source = HEADER + "@jax.jit\n" + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == builtin)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA124")])
+    assert result.fix is not None and result.fix.applicability is Applicability.UNSAFE
+    fixed_source = apply_edits(source, result.fix.edits)
+    assert expected in fixed_source, fixed_source
+    tmp = tmp_path_factory.mktemp("builtin")
+    original, fixed = load(f"builtin_{name}_original", source, tmp), load(f"builtin_{name}_fixed", fixed_source, tmp)
+    # NaN is left out: the fix says jnp.max/jnp.sort treat it by their own rule; ties and infinities are drawn
+    finite_or_inf = st.floats(-3, 3, width=32, allow_subnormal=False) | st.sampled_from([0.0, 1.0, np.inf, -np.inf])
+
+    @settings(max_examples=30, deadline=None)
+    @given(st.lists(finite_or_inf, min_size=3, max_size=3))
+    def check(values):
+        x = jnp.asarray(values, dtype=jnp.float32)
+        with jax.disable_jit():
+            want = original(x)
+        np.testing.assert_allclose(np.asarray(fixed(x)), np.asarray(want), rtol=1e-6, equal_nan=True)
+
+    check()
+
+
+@pytest.mark.parametrize("body", [
+    "def f(x):\n    return max(jnp.abs(x), key=lambda v: v.shape[0])\n",  # a key: Python compares key(item)
+    "def f(x):\n    return max(jnp.abs(x), default=0.0)\n",
+    "def f(x):\n    return sorted(x, key=abs)\n",
+])
+def test_a_builtin_with_a_key_or_default_is_not_rewritten(body):
+    source = HEADER + "@jax.jit\n" + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) in ("max", "sorted"))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA124")])
+    assert result.fix is None or not result.fix.edits
+
+
+@pytest.mark.parametrize("body", [
+    "def f(x, flag):\n    if flag:\n        y = bool(jnp.sum(x) > 0)\n    else:\n        y = False\n    return y\n",
+    "def f(x, flag):\n    return x if flag else bool(jnp.sum(x) > 0)\n",
+])
+def test_a_bool_of_a_tracer_that_no_if_tests_does_not_turn_the_if_around_it_into_lax_cond(body):
+    source = HEADER + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "bool")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA302")])
+    assert result.fix is None or "jax.lax.cond" not in apply_edits(source, result.fix.edits)

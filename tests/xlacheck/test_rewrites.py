@@ -1086,7 +1086,9 @@ def encode(x, n):
     "tf.reduce_sum(x[:, :n], axis=0)",  # another axis than the cut one: the result keeps a data-sized axis
     "tf.reduce_mean(x[:, :n])",  # a full mean: the count reads every axis
     "tf.reduce_sum(x[:, :n] * w)",  # an operand that is not cut: another shape
-    "tf.reduce_sum(x[:, 1:n], axis=1)",  # not a prefix
+    "tf.reduce_sum(x[:, -n:], axis=1)",  # a negated bound: it counts from the end (a window `1:n` is masked)
+    "tf.reduce_sum(x[:, :n:2], axis=1)",  # a step: not every position between the bounds
+    "tf.reduce_sum(x[:, 1:n] + x[:, :n], axis=1)",  # two cuts with other bounds: another mask each
     "tf.reduce_sum(tf.cumsum(x[:, :n], axis=1), axis=1)",  # not elementwise
 ])
 def test_prefix_reduction_declines_what_the_mask_does_not_cover(call):

@@ -150,7 +150,7 @@ def builtin_call(src: Source, call: ast.Call, reasons: list[str]) -> str | None:
                     and all(not gen.is_async for gen in items.generators)):
                 reasons.append("evaluates every element (no short-circuit): an element after the deciding one "
                                "is computed, and its side effects or errors happen")
-            text = f"[{src.segment(items.elt)} {_comprehension_text(src, items)}]"
+            text = f"[{src.segment(items.elt)} {comprehension_text(src, items)}]"
         else:
             reasons.append("cannot see the elements: a Python container of non-tensors, or of tensors of "
                            "different shapes, converts differently")
@@ -190,7 +190,7 @@ def _pairwise_select(src: Source, fn: str, first: ast.expr, second: ast.expr, re
     return f"{tf}.where({atom(src, second)} {cmp} {atom(src, first)}, {arg(src, second, b)}, {arg(src, first, a)})"
 
 
-def _comprehension_text(src: Source, node: ast.GeneratorExp) -> str:
+def comprehension_text(src: Source, node: ast.GeneratorExp) -> str:
     parts = []
     for gen in node.generators:
         part = f"for {src.segment(gen.target)} in {atom(src, gen.iter)}"

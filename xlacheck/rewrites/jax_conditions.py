@@ -30,7 +30,8 @@ comparison is read as ``jax.numpy.asarray(c) != 0``, its truth value for a real 
 ``not c`` is ``jax.numpy.logical_not`` of ``c``'s predicate, ``a and b`` / ``a or b``
 ``jax.numpy.logical_and``/``logical_or`` of theirs: Python stops at the first operand that
 decides, the fix evaluates every one (``LAZY`` says so), so only where the later operands call
-nothing but JAX. Conditions and branches that bind names (``:=``),
+nothing but JAX (a module function, or a method of the JAX table's ``array_methods`` that computes a
+value: ``x.max()``). Conditions and branches that bind names (``:=``),
 yield or await are left alone. TensorFlow code never gets this fix (``Frameworks.foreign``).
 """
 
@@ -39,6 +40,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from xlacheck import api_table
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg
 from xlacheck.rewrites._fix import make_fix, replace, replace_block, replace_lines, rewriter
@@ -57,7 +59,8 @@ JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_
                            "rewrite_jax_check", "rewrite_jax_debug_print",
                            "rewrite_jax_static_condition", "rewrite_jax_segment_count",
                            "rewrite_jax_grown_carry", "rewrite_repeat_reduction",
-                           "rewrite_jax_prefix_attention"})
+                           "rewrite_jax_prefix_attention", "rewrite_jax_builtin",
+                           "rewrite_jax_tested_bool"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 
@@ -133,6 +136,22 @@ def rewrite_jax_cond(src: Source, node: ast.AST) -> Fix | None:
         return None
     return _assigned(src, jax, node) or _returned(src, jax, node) or _returned_in_loop(src, jax, node) \
         or _break_in_loop(src, jax, node) or _one_difference(src, jax, node) or _functions(src, jax, node)
+
+
+@rewriter(ast.Call, pointed=True)
+def rewrite_jax_tested_bool(src: Source, node: ast.AST) -> Fix | None:
+    """``bool(x)`` (XLA302) that is the test of an ``if`` or a conditional expression, directly or
+    through ``not``/``and``/``or``: :func:`rewrite_jax_cond` of that ``if`` (``bool(c)`` is ``c``'s
+    predicate). Not for a ``bool()`` elsewhere in the ``if`` (a branch's value is no test)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool"):
+        return None
+    test: ast.AST = node
+    parent = src.parents.get(node)
+    while isinstance(parent, ast.BoolOp) or isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
+        test, parent = parent, src.parents.get(parent)
+    if not isinstance(parent, (ast.If, ast.IfExp)) or parent.test is not test:
+        return None
+    return rewrite_jax_cond(src, parent)
 
 
 def _functions(src: Source, jax: str, node: ast.If) -> Fix | None:
@@ -429,6 +448,9 @@ def _jax_calls_only(src: Source, jax: str, stmts: list[ast.stmt]) -> str | None:
         for sub in ast.walk(stmt):
             if not isinstance(sub, ast.Call):
                 continue
+            if isinstance(sub.func, ast.Attribute) and sub.func.attr in _PURE_ARRAY_METHODS \
+                    and isinstance(sub.func.value, (ast.Name, ast.Subscript, ast.Call, ast.BinOp)):
+                continue  # `x.max()`: a method of a JAX array, computed like jnp.max(x); its receiver is walked
             root = sub.func
             while isinstance(root, ast.Attribute):
                 root = root.value
@@ -437,6 +459,14 @@ def _jax_calls_only(src: Source, jax: str, stmts: list[ast.stmt]) -> str | None:
             return ast.unparse(sub.func)
     return None
 
+
+# The methods of a traced JAX array (the JAX table's ``array_methods``) that compute a value, as the
+# ``jax.numpy`` function of the same name does: not those that reach the host or the device buffers, nor
+# ``sort``, which a Python list of the same receiver would run in place.
+_PURE_ARRAY_METHODS = api_table.jax_array_methods() - frozenset({
+    "addressable_data", "byteswap", "copy", "cur_qdd", "delete", "devices", "full_lower", "get_const",
+    "get_referent", "is_deleted", "item", "on_device_size_in_bytes", "sort", "to_concrete_value", "to_device",
+    "tobytes", "tolist", "unsafe_buffer_pointer", "view"})
 
 LOOP_REASONS = ("a loop with a traced trip count cannot be differentiated in reverse mode (jax.grad raises: use "
                 "jax.lax.scan over a static maximum for that), and carried values whose shape or dtype changes "

@@ -254,6 +254,8 @@ class _StaticValue:
         return True
 
     def _call(self, call: ast.Call) -> bool:
+        if canonical(self.src, call.func) in _ARRAY_OF:
+            return self._array(call)
         if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
             return False
         if isinstance(call.func, ast.Name) and call.func.id in _BUILTINS and not self.stores.get(call.func.id):
@@ -278,6 +280,35 @@ class _StaticValue:
             text = f"{builtin}({', '.join(parts)})"
         # the edits of inner calls are folded into this one's text: edits must not nest
         self.edits = [e for e in self.edits if not self.within(e, call)]
+        self.edits.append(replace(self.src, call, text))
+        return True
+
+    def _array(self, call: ast.Call) -> bool:
+        """``jnp.array([a, b, ...])`` (``jnp.asarray``, a tuple, ``dtype=``) of Python values, or
+        ``jnp.array(x.shape)``, read only as shape arguments (:func:`_shape_reads_only`) ->
+        ``(a, b, ...)`` / ``tuple(x.shape)``: a shape needs Python ints while tracing, and under
+        ``jax.jit`` the array is traced even when every element is static (:data:`ARRAY_AS_TUPLE`)."""
+        if len(call.args) != 1 or any(k.arg != "dtype" for k in call.keywords):
+            return False
+        (value,) = call.args
+        one = not isinstance(value, (ast.List, ast.Tuple)) and not self._sequence(value)
+        if not _shape_reads_only(self.src, call, item=one):
+            return False
+        if one:  # `jnp.array(n)` of one Python value read as a size (`jnp.zeros((t,))`): the value itself
+            if not self.read(value):
+                return False
+            text = self.text_of(value)
+        elif isinstance(value, (ast.List, ast.Tuple)):
+            if not value.elts or not all(self.read(e) for e in value.elts) \
+                    or any(self._sequence(e) for e in value.elts if not isinstance(e, ast.Starred)):
+                return False  # a nested sequence is a 2-D array, never a shape
+            parts = [self.text_of(e) for e in value.elts]
+            text = f"({', '.join(parts)}{',' if len(parts) == 1 else ''})"
+        elif self.read(value) and self._sequence(value):
+            text = f"tuple({self.text_of(value)})"
+        else:
+            return False
+        self.edits = [e for e in self.edits if not self.within(e, call)]  # folded into this one's text
         self.edits.append(replace(self.src, call, text))
         return True
 
@@ -332,6 +363,49 @@ def _python_kind(src: Source, dtype: ast.expr) -> str | None:
     return _PYTHON_KINDS.get(canonical(src, dtype) or "")
 
 
+_ARRAY_OF = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
+ARRAY_AS_TUPLE = ("Python numbers (a tuple of them) are passed where the original passed a jnp.array of them: the "
+                  "same shape for integers, but a float, which jnp.array kept as an array, is now a Python float")
+
+
+def _static_slot(src: Source, node: ast.expr, item: bool = False) -> bool:
+    """Whether ``node`` is passed to its enclosing call as an argument the API table says must be
+    static (:func:`static_arguments`: a shape, a size, an axis); with ``item``, also as an item of a
+    tuple or list literal passed so (``jnp.zeros((n, 3))``)."""
+    call = src.parents.get(node)
+    while item and isinstance(call, (ast.Tuple, ast.List)) and node in call.elts:
+        node, call = call, src.parents.get(call)
+    if not isinstance(call, ast.Call) or node is call.func:
+        return False
+    name, bound = canonical(src, call.func), call
+    method = array_method_as_function(call) if name is None else None
+    if method is not None:
+        name, bound = method
+    return name is not None and any(a is node for _, a in static_arguments(name, bound))
+
+
+def _shape_reads_only(src: Source, call: ast.Call, item: bool = False) -> bool:
+    """``call`` is itself a static argument, or the value of ``name = call`` (the only binding of
+    ``name`` in its function) whose every read is one: a tuple read anywhere else (``target * 2``,
+    ``target[0] + x``) would not act as the array did."""
+    if _static_slot(src, call, item):
+        return True
+    assign = src.parents.get(call)
+    if not (isinstance(assign, ast.Assign) and assign.value is call and len(assign.targets) == 1
+            and isinstance(assign.targets[0], ast.Name)):
+        return False
+    name, scope = assign.targets[0].id, src.scope_of(assign)
+    reads = src.loads_of(name, scope)
+    return len(src.stores_in(scope).get(name, [])) == 1 and bool(reads) and all(
+        _static_slot(src, r, item) for r in reads)
+
+
+def _arrays_as_tuples(src: Source, edits: list[Edit]) -> bool:
+    """Whether an edit replaces a ``jnp.array`` of Python values (:meth:`_StaticValue._array`)."""
+    return any(isinstance(n, ast.Call) and canonical(src, n.func) in _ARRAY_OF
+               and any(e.start == src.start(n) and src.end(n) == e.end for e in edits) for n in src.nodes)
+
+
 def _truncates(src: Source, edits: list[Edit]) -> bool:
     """Whether an edit replaces an ``E.astype(int)`` (:meth:`_StaticValue._astype`): :data:`PYTHON_INT`."""
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "astype"
@@ -370,6 +444,8 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
         reasons.append(STATIC_FIELD)
     if _truncates(src, edits):
         reasons.append(PYTHON_INT)
+    if _arrays_as_tuples(src, edits):
+        reasons.append(ARRAY_AS_TUPLE)
     if any(_MATH_ROOT.search(e.content) for e in edits):
         reasons.append(PYTHON_MATH)
         if module_alias(src.tree, "math") != "math":

@@ -47,9 +47,15 @@ _FILL = {"sum": "0", "mean": "0", "max": "float('-inf')", "min": "float('inf')"}
 _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
 
 
-def prefix(node: ast.AST) -> tuple[int, ast.expr] | None:
-    """(axis ``k``, bound ``n``) of ``x[:n]``, ``x[:, :n]``, ``x[:, 0:n, :]`` (``k`` leading ``:``,
-    only ``:`` after), with ``x`` a name or attribute; None for any other subscript."""
+Cut = tuple[int, "ast.expr | None", "ast.expr | None"]
+"""(axis ``k``, lower bound or None, upper bound or None) of a cut along one axis."""
+
+
+def window(node: ast.AST) -> Cut | None:
+    """(axis ``k``, lower bound, upper bound) of ``x[:n]``, ``x[:, :n]``, ``x[:, 0:n, :]``, a suffix
+    ``x[:, k:]`` or a window ``x[a:b]`` (``k`` leading ``:``, only ``:`` after), with ``x`` a name or
+    attribute; a missing bound (or a lower bound of literal 0) is None. None for any other subscript,
+    and for a bound written negated (``x[-n:]``), which counts from the end."""
     if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and dotted(node.value)):
         return None
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -57,10 +63,20 @@ def prefix(node: ast.AST) -> tuple[int, ast.expr] | None:
     if k is None or not all(full_slice(p) for p in parts[k + 1:]):
         return None
     cut = parts[k]
-    if not (isinstance(cut, ast.Slice) and cut.upper is not None and cut.step is None
-            and (cut.lower is None or int_literal(cut.lower) == 0)):
+    if not isinstance(cut, ast.Slice) or cut.step is not None:
         return None
-    return k, cut.upper
+    lower = None if cut.lower is None or int_literal(cut.lower) == 0 else cut.lower
+    if lower is None and cut.upper is None or any(
+            isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub) for b in (lower, cut.upper)):
+        return None
+    return k, lower, cut.upper
+
+
+def prefix(node: ast.AST) -> tuple[int, ast.expr] | None:
+    """(axis ``k``, bound ``n``) of a prefix ``x[:n]``, ``x[:, :n]``, ``x[:, 0:n, :]`` (:func:`window`
+    without a lower bound); None for any other subscript."""
+    cut = window(node)
+    return None if cut is None or cut[1] is not None or cut[2] is None else (cut[0], cut[2])
 
 
 def _leaves(src: Source, node: ast.expr, found: list[ast.expr], named: str | None = None) -> bool:
@@ -68,7 +84,7 @@ def _leaves(src: Source, node: ast.expr, found: list[ast.expr], named: str | Non
     ``named``: a name that stands for a prefix (``h = x[:, :n]``)."""
     if is_number(node):
         return True
-    if prefix(node) is not None or named is not None and isinstance(node, ast.Name) and node.id == named:
+    if window(node) is not None or named is not None and isinstance(node, ast.Name) and node.id == named:
         found.append(node)
         return True
     if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITH):
@@ -99,8 +115,8 @@ def rewrite_prefix_reduction(src: Source, node: ast.AST) -> Fix | None:
     (see the module docstring)."""
     if src.tf is None:
         return None
-    cut = prefix(node)
-    if cut is None or not data_dependent(src, cut[1]):
+    cut = window(node)
+    if cut is None or not any(b is not None and data_dependent(src, b) for b in cut[1:]):
         return None
     named = _named_prefix(src, node)  # type: ignore[arg-type]
     if named is not None:
@@ -111,7 +127,7 @@ def rewrite_prefix_reduction(src: Source, node: ast.AST) -> Fix | None:
         call = src.parents.get(call)
     if not isinstance(call, ast.Call):
         return None
-    if isinstance(node.slice, ast.Slice) and len(call.args) == 1 and not call.keywords \
+    if isinstance(node.slice, ast.Slice) and cut[1] is None and len(call.args) == 1 and not call.keywords \
             and call_name(src, call) in _REDUCTIONS:  # type: ignore[attr-defined]
         # tf.reduce_op(E(x[:n])) where masked_reduction rewrites it (rewrite_masked, tried at the call, an
         # ancestor of this slice, so only after this rewriter): it also zeroes x where the mask is false
@@ -147,7 +163,7 @@ def _named_prefix(src: Source, node: ast.Subscript) -> Fix | None:
     reads = src.loads_of(name, scope)
     if not reads:
         return None
-    cut = prefix(node)
+    cut = window(node)
     assert cut is not None
     edits = [replace_lines(assign.lineno, assign.end_lineno or assign.lineno, "")]
     reasons: list[str] = []
@@ -170,10 +186,10 @@ def _named_prefix(src: Source, node: ast.Subscript) -> Fix | None:
     return make_fix(_MESSAGE, edits, reasons)
 
 
-def _masked_text(src: Source, call: ast.Call, cut: tuple[int, ast.expr],
+def _masked_text(src: Source, call: ast.Call, cut: Cut,
                  named: ast.Subscript | None = None) -> tuple[str, list[str]] | None:
-    """The text of reduction ``call`` over the whole tensors with the positions past the bound
-    masked, and the fix's reasons; ``named``: the prefix a name read in ``call`` is bound to."""
+    """The text of reduction ``call`` over the whole tensors with the positions outside the bounds
+    masked, and the fix's reasons; ``named``: the cut a name read in ``call`` is bound to."""
     assert src.tf is not None
     if call_name(src, call) not in _REDUCTIONS or not call.args:
         return None
@@ -189,23 +205,31 @@ def _masked_text(src: Source, call: ast.Call, cut: tuple[int, ast.expr],
     if op == "mean" and over_all:
         return None  # the count of a full mean reads every axis's size
     leaves: list[ast.expr] = []
-    k, bound = cut
+    k, lower, upper = cut
     if not _leaves(src, call.args[0], leaves, _name_of(src, named)):
         return None
-    cuts = [prefix(named if isinstance(leaf, ast.Name) and named is not None else leaf) for leaf in leaves]
-    if not leaves or any(c is None or c[0] != k or src.segment(c[1]) != src.segment(bound) for c in cuts):
-        return None  # prefixes of another axis or bound: another mask
+    cuts = [window(named if isinstance(leaf, ast.Name) and named is not None else leaf) for leaf in leaves]
+    if not leaves or any(c is None or c[0] != k or _text(src, c[1]) != _text(src, lower)
+                         or _text(src, c[2]) != _text(src, upper) for c in cuts):
+        return None  # cuts of another axis or bound: another mask
     tf = src.tf
     first = named if isinstance(leaves[0], ast.Name) and named is not None else leaves[0]
     base = src.segment(first.value)  # type: ignore[attr-defined]
-    length, limit = prefix_limit(src, base, k, bound)
-    mask = f"{tf}.reshape({tf}.range({length}) < {limit}, [-1] + [1] * (len({base}.shape) - {k + 1}))"
+    positions = [f"{tf}.range({prefix_limit(src, base, k, b)[0]}) {op_} {prefix_limit(src, base, k, b)[1]}"
+                 for b, op_ in ((lower, ">="), (upper, "<")) if b is not None]
+    inside = positions[0] if len(positions) == 1 else f"{tf}.logical_and({positions[0]}, {positions[1]})"
+    mask = f"{tf}.reshape({inside}, [-1] + [1] * (len({base}.shape) - {k + 1}))"
     masked = f"{tf}.where({mask}, {_whole(src, call.args[0], leaves, named)}, {_FILL[op]})"
     rest = "".join(f", {src.segment(a)}" for a in call.args[1:]) + "".join(
         f", {src.segment(kw)}" for kw in call.keywords)
     if op == "mean":
         total = f"{tf}.reduce_sum({masked}{rest})"
-        text = f"{total} / {tf}.cast({tf}.minimum({limit}, {length}), {base}.dtype)"
+        if lower is None:
+            length, limit = prefix_limit(src, base, k, upper)  # type: ignore[arg-type]
+            count = f"{tf}.minimum({limit}, {length})"
+        else:  # the positions the cut keeps, counted (an empty window gives 0 / 0 = NaN, as the original)
+            count = f"{tf}.math.count_nonzero({inside})"
+        text = f"{total} / {tf}.cast({count}, {base}.dtype)"
         if isinstance(src.parents.get(call), (ast.BinOp, ast.UnaryOp, ast.Attribute, ast.Subscript)):
             text = f"({text})"
     else:
@@ -222,6 +246,10 @@ def _masked_text(src: Source, call: ast.Call, cut: tuple[int, ast.expr],
     if op == "mean":
         reasons.append("a mean of integers, truncated in the original, is a true division here")
     return text, reasons
+
+
+def _text(src: Source, node: ast.expr | None) -> str | None:
+    return None if node is None else src.segment(node)
 
 
 def _name_of(src: Source, named: ast.Subscript | None) -> str | None:

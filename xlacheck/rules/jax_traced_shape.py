@@ -171,7 +171,10 @@ class JaxTracedShape(Rule):
     or through `jax.grad(helper)(...)` and the other transformations that hand on the parameters they
     do not differentiate (`jax.vmap` those its `in_axes` maps with None), the callers' parameters it
     is passed from; a module constant bound once to a number is a number, and names unpacked from
-    a Python value (`b, t = x.shape`, `h, w = size`) are, as is `*x.shape[:-1]` in a tuple; a size
+    a Python value (`b, t = x.shape`, `h, w = size`) are, as is `*x.shape[:-1]` in a tuple;
+    `jnp.array([b, h * 2, w])` (`jnp.asarray`, `jnp.array(x.shape)`, `jnp.array(n)`) of such values, itself
+    a shape argument or bound to a name read only as shape arguments (or, for one value, as their
+    items), becomes the tuple (or the value) itself (jax#8047: a traced array is no shape); a size
     that reads Python values through `jnp.log2/sqrt/floor/...`, traced even so, gets Python's
     `math` instead, in float64, and `.astype(int)` of one becomes `int(...)` (`A, B = 0.0, 1.0` at
     module level binds numbers too): unsafe, as each new

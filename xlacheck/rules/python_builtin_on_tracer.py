@@ -80,15 +80,20 @@ class PythonBuiltinOnTracer(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: `jnp.maximum` propagates NaN where `max()` returns one argument, and `max()`,
-    `min()` or `sorted()` of one array return an element or a list where `jnp.max`/`jnp.sort`
-    return an array.
+    Unsafe fixes (`--unsafe-fixes`, `rewrites/jax_builtins.py`): `min(a, b)`/`max(a, b)` (more
+    arguments, or one list or tuple of them, folded left) become `jnp.where(b < a, b, a)`/`jnp.where(b
+    > a, b, a)`, CPython's own comparison, so ties and NaN pick the argument the builtin picks; one
+    array, `jnp.max`/`jnp.min`; `sorted(x)`, `jnp.sort(x)` (`[::-1]` for `reverse=True`); `any`/`all`
+    of an array, `jnp.any`/`jnp.all`, of a list or generator of items, the same over `jnp.asarray`
+    of them. Unsafe: an array where the builtin returned an argument, a list or a Python bool; the
+    argument `jnp.where` does not pick gets a zero gradient (NaN through an infinite derivative);
+    `jnp.max`/`jnp.sort` treat NaN by their own rule; every item of `any`/`all` is evaluated.
     """
 
     code = "XLA124"
     name = "python-builtin-on-tracer"
     fails_in_any_graph = True  # any JAX trace refuses a tracer's bool
-    fix = None
+    fix = ("rewrite_jax_builtin",)
     node_types = (ast.Call,)
 
     VALID = (
@@ -126,6 +131,15 @@ class PythonBuiltinOnTracer(Rule):
                             'jax.lax.scan): the builtin compares or tests it as a Python bool, which '
                             'tracing refuses (TracerBoolConversionError); use jnp.minimum (two values) or jnp.min '
                             '(one array)'),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef clip(x):\n"
+                "    return x / max(jnp.linalg.norm(x), 1e-6)\n",
+                fixed="import jax\nimport jax.numpy as jnp\n@jax.jit\ndef clip(x):\n"
+                      "    return x / jax.numpy.where(1e-6 > jnp.linalg.norm(x), 1e-6, jnp.linalg.norm(x))\n",
+                expected=(
+                    (5, 16, '`max()` of a traced array (computed by a JAX op) under jax.jit (decorated with '
+                            'jax.jit): the builtin compares or tests it as a Python bool, which tracing refuses '
+                            '(TracerBoolConversionError); use jnp.maximum (two values) or jnp.max (one array)'),
                 )),
     )
 

@@ -87,6 +87,9 @@ class PythonScalarOfTensor(Rule):
     wraps). A printed `float(t)`/`int(t)` becomes `jax.debug.print` of the array (unsafe: it
     prints each run and formats the array); `range(n)` of a parameter that no `lax` loop can take
     (the body appends to a list) makes `n` static in `jax.jit` (unsafe: a compile per value).
+    Under `jax.jit`, `bool(x)` that is the test of an `if` or a conditional expression (`loss if
+    bool(flag) else jnp.nan`, also in a helper the jitted function calls) gets XLA101's
+    `jax.lax.cond` fix of that test (`bool(x)` has `x`'s truth value): unsafe as that fix is.
 
     A Python `range` over a tensor's dimension (`tf.shape(x)[k]`, or a name bound once to it) in
     TensorFlow code loops over `x.shape[k]` instead, the size known when traced, so Python unrolls
@@ -97,7 +100,8 @@ class PythonScalarOfTensor(Rule):
     code = "XLA302"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_builtin_call", "rewrite_jax_loop", "rewrite_jax_host_read", "rewrite_jax_debug_print",
-           "rewrite_jax_static_argument", "rewrite_static_dim_range")
+           "rewrite_jax_static_argument", "rewrite_static_dim_range",
+           "rewrite_jax_tested_bool")
     name = "python-scalar-of-tensor"
     node_types = (ast.Call,)
 
