@@ -672,6 +672,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
             return  # stored on self, in a dict, returned...: kept, so traced once
         called_once = reused = False
         fixed_loops = True  # every reuse sits in `for _ in range(<literal>)`: a fixed amount of work per call
+        guarded = True  # every call sits in a branch the creation is not in: it may never be traced
         for sub in index.scope_nodes(func):
             if isinstance(sub, ast.Name) and sub.id == local and isinstance(sub.ctx, ast.Load):
                 use = index.parent(sub)
@@ -682,6 +683,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     use = index.parent(use)
                 if isinstance(use, ast.Call) and (use.func is sub or isinstance(use.func, ast.Call)
                                                   and _transformed_and_called(index, use.func, sub)):
+                    guarded = guarded and _in_branch_without(index, use, node, func)
                     if index.loops_around(use) or index.function_of(use) is not func:
                         reused = True  # created once per call, reused many times inside it
                         fixed_loops = fixed_loops and runs_step_fixed_times(index, use, func)
@@ -689,6 +691,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
                         called_once = True
                 else:
                     return  # escapes (returned, stored, passed on): may be reused
+        if guarded and (called_once or reused) and not ctx.preview:
+            # every call is under a condition the creation is not (`if 'mask' in batch: psum(...)`): whether
+            # it is ever traced is unknown (sam's eval psum, on a branch no dataset takes)
+            return
         if reused:
             # Fine for a function that runs once (a training loop); a new compile per call when this
             # file calls the enclosing function over and over (predictions per batch of data sets).
@@ -1051,6 +1057,18 @@ class TfFunctionCreatedPerCall(ModuleRule):
                    f"{_shown(kind)} once (module level, __init__, or a cache)")
 
 
+def _in_branch_without(index: ModuleIndex, use: ast.AST, created: ast.AST, func: ast.AST) -> bool:
+    """``use`` sits in the body or ``else`` of an ``if`` (or a conditional expression) inside ``func``
+    that does not hold ``created`` too: it runs only when that condition holds."""
+    child, parent = use, index.parent(use)
+    while parent is not None and parent is not func:
+        if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test \
+                and not any(n is created for n in ast.walk(parent)):
+            return True
+        child, parent = parent, index.parent(parent)
+    return False
+
+
 def _runs_per_step(ctx: ModuleContext, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """The enclosing function that builds a compiled function runs again and again, so the build is paid
     per step: the project shows it reached per step (:func:`~xlacheck.analysis.per_step.reached_per_step`:
@@ -1341,8 +1359,11 @@ def _configuration_items(index: ModuleIndex, iterable: ast.expr) -> bool:
             continue
         if isinstance(part, ast.Name) and part.id in module_literals and index.function_of(part) is None:
             continue
-        if isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name) and part.value.id == "self":
-            continue
+        root = part
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(part, ast.Attribute) and isinstance(root, ast.Name) and root.id == "self":
+            continue  # a structure of self: `self.hosts`, `self._params.transport_scalars_names`
         return False
     return True
 
@@ -1380,6 +1401,16 @@ def _one_program_per_item(index: ModuleIndex, node: ast.AST) -> bool:
                 item |= bound
                 changed = True
     made = node.args[0] if isinstance(node, ast.Call) and node.args else node
-    if isinstance(made, ast.Name):
-        return made.id in item
-    return bool(_free_names(made) & item)
+    if isinstance(made, ast.Name) and made.id in item or not isinstance(made, ast.Name) and _free_names(made) & item:
+        return True
+    # or the loop calls it with the item as an argument (`advance(rhs, sc_name)` for each scalar name): a
+    # tf.function traces once per new Python value, so each item has its own program wherever it is built
+    parent = index.parent(node)
+    local = node.name if isinstance(node, ast.FunctionDef) else parent.targets[0].id if isinstance(
+        parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name) else None
+    compilers = [node.func] if isinstance(node, ast.Call) else [
+        d.func if isinstance(d, ast.Call) else d for d in getattr(node, "decorator_list", ())]
+    return local is not None and any(index.aliases.resolve(c) in _TF_FUNCTION for c in compilers) and any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == local
+        and any(isinstance(v, ast.Name) and v.id in item for a in [*n.args, *(k.value for k in n.keywords)]
+                for v in ast.walk(a)) for n in body)
