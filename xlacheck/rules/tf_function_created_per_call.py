@@ -82,7 +82,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
     that nothing calls) it is reported only with `--preview`: on real code those were one-off
     set-up steps and barriers (brax's `synchronize_hosts()`) as often as per-step helpers; one
     this file calls only outside loops and compiled code (a dry run) is never flagged. A loop over a
-    display of one item (`for t in [0.5]`) runs once and is no loop. A function that reuses its tf.function in a loop (a driver) and that this file
+    display of one item (`for t in [0.5]`) runs once and is no loop. A function that reuses its
+    tf.function in a loop (a driver) and that this file
     calls in a loop is flagged; where the tf.function is built from the call's own state (a model
     per call: `validate(model)` over a list of models), only with `--preview` or when that loop
     walks data its caller receives, as above. The same holds for objects of a class of this
@@ -546,7 +547,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import jax\nimport jax.numpy as jnp\ndef train(params, x):\n    @jax.jit\n    def loss_fn(p, v):\n"
                 "        return jnp.mean((v @ p) ** 2)\n    loss, grads = jax.value_and_grad(loss_fn)(params, x)\n"
                 "    return params - 0.1 * grads\n"
-                "def fit(params, batches):\n    for x in batches:\n        params = train(params, x)\n    return params\n",
+                "def fit(params, batches):\n    for x in batches:\n        params = train(params, x)\n"
+                "    return params\n",
                 expected=(
                     (4, 6, 'jax.jit created inside `train()` and called once per call: every call of `train()` '
                            'builds a new function with an empty trace cache and traces/compiles it again; create the '
