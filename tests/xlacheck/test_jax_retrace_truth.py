@@ -109,8 +109,9 @@ def test_tuple_rebuilt_as_list_compiles_again():
 def test_factory_called_and_dropped_compiles_per_call():
     src = ("import jax\nTRACES = []\ndef make_update(lr):\n    @jax.jit\n    def update(p, g):\n"
            "        TRACES.append(1)\n        return p - lr * g\n    return update\n"
-           "def run_trial(p, g, lr):\n    return make_update(lr)(p, g)\n")
-    assert "XLA404" in _codes(src)
+           "def run_trial(p, g, lr):\n    return make_update(lr)(p, g)\n"
+           "def sweep(p, g, rates):\n    return [run_trial(p, g, lr) for lr in rates]\n")
+    assert "XLA404" in _codes(src)  # flagged where a loop shows run_trial() runs again and again
     ns = _run(src)
     for _ in range(3):
         ns["run_trial"](jax.numpy.ones(2), jax.numpy.ones(2), 0.1)
@@ -266,8 +267,9 @@ def test_stored_function_and_outer_local_def_hit_the_cache():
 def test_jitted_local_function_run_a_fixed_number_of_times_traces_per_call():
     src = ("import jax\nTRACES = []\ndef simulate(state, rates):\n    @jax.jit\n    def step(s):\n"
            "        TRACES.append(1)\n        return s + 0.1 * (rates @ s - s)\n    for _ in range(3):\n"
-           "        state = step(state)\n    return state\n")
-    assert "XLA404" in _codes(src)
+           "        state = step(state)\n    return state\n"
+           "def sweep(state, all_rates):\n    return [simulate(state, r) for r in all_rates]\n")
+    assert "XLA404" in _codes(src)  # flagged where a loop shows simulate() runs again and again
     ns = _run(src)
     for _ in range(2):
         ns["simulate"](jax.numpy.ones(3), jax.numpy.eye(3))

@@ -58,18 +58,22 @@ def test_xla404_capturing_call_state_only_with_preview(source: str) -> None:
 
 @pytest.mark.parametrize("source", [
     "import jax\nimport jax.numpy as jnp\ndef weighted_mse(a, b, w):\n"
-    "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n",
+    "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n"
+    "def total(pairs, w):\n    return sum(weighted_mse(a, b, w) for a, b in pairs)\n",
     "import tensorflow as tf\ndef scaled(x, s):\n    @tf.function(jit_compile=True)\n"
-    "    def run(v):\n        return -s * tf.nn.relu(v)\n    return run(x)\n",
+    "    def run(v):\n        return -s * tf.nn.relu(v)\n    return run(x)\n"
+    "def run_all(xs, s):\n    return [scaled(x, s) for x in xs]\n",
 ], ids=["jax_lambda", "tf_closure"])
 def test_xla404_capturing_only_numbers_is_reported_by_default(source: str) -> None:
-    """A closure whose per-call state is only arithmetic operands (numbers baked in as constants)."""
+    """A closure whose per-call state is only arithmetic operands (numbers baked in as constants), in a
+    function a loop here calls (with no caller in view, only with --preview)."""
     assert [d.code for d in check_source(source, "helpers.py").diagnostics] == ["XLA404"]
 
 
 def test_xla404_decorator_options_are_not_captured_state() -> None:
     source = ("import tensorflow as tf\ndef forward(x, xla):\n    @tf.function(jit_compile=xla)\n"
-              "    def run(v):\n        return v * 2.0\n    return run(x)\n")
+              "    def run(v):\n        return v * 2.0\n    return run(x)\n"
+              "def run_all(xs):\n    return [forward(x, True) for x in xs]\n")
     assert [d.code for d in check_source(source, "helpers.py").diagnostics] == ["XLA404"]
 
 

@@ -32,10 +32,24 @@ def python_loops_around(index: ModuleIndex, node: ast.AST) -> list[ast.AST]:
     """The loops around ``node`` that run its Python code once per iteration: a ``for _ in
     tf.range(...)`` loop is staged by AutoGraph, which traces its body once into a tf.while_loop
     (seed_rl's PPO epochs: the epoch function runs twice while ``minimize`` traces), so it repeats no
-    Python and builds no function per iteration."""
+    Python and builds no function per iteration; a loop over a display of one item runs its body once
+    (:func:`single_pass`)."""
     return [loop for loop in index.loops_around(node)
             if not (isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, ast.Call)
-                    and index.aliases.resolve(loop.iter.func) == "tf.range")]
+                    and index.aliases.resolve(loop.iter.func) == "tf.range") and not single_pass(loop)]
+
+
+def single_pass(loop: ast.AST) -> bool:
+    """``loop`` (a ``for`` or a comprehension) iterates a list, tuple or set display of at most one
+    item (``for threshold in [0.5]``: jax-cfd's summaries): its body runs once, it repeats nothing."""
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        iterables = [loop.iter]
+    elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        iterables = [g.iter for g in loop.generators]
+    else:
+        return False
+    return all(isinstance(it, (ast.List, ast.Tuple, ast.Set)) and len(it.elts) <= 1
+               and not any(isinstance(e, ast.Starred) for e in it.elts) for it in iterables)
 
 
 def literal_range(loop: ast.AST) -> bool:
@@ -115,6 +129,18 @@ def called_only_outside_loops(index: ModuleIndex, func: ast.FunctionDef | ast.As
                 and forwards(caller, site) and not called_only_outside_loops(index, caller, depth + 1):
             return False
     return True
+
+
+def reached_per_step(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The project shows that ``func`` runs again and again: this file calls it in a loop that repeats
+    Python code, directly or through its callers (:func:`repeats`), or over data its caller receives
+    (:func:`called_over_data`), it is a method called per item by its role (:func:`per_batch_method`),
+    or another module of the project calls it in a loop (``facts.caller_loops``, from the project pass).
+    Where no caller is in view (a helper another file calls, or nothing calls) this is False: a function
+    that builds a compiled function is a one-off driver or set-up step as often as a per-step helper, so
+    the builder is "rebuilt per step" only where it is seen reached per step (XLA404)."""
+    return repeats(index, func) is not None or called_over_data(index, func) or per_batch_method(func) \
+        or (func in index.tree.body and func.name in index.facts.caller_loops)
 
 
 def runs_traced(facts: ModuleFacts, index: ModuleIndex, node: ast.AST | None) -> bool:

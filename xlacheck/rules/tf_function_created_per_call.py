@@ -15,6 +15,7 @@ from xlacheck.analysis.per_step import (
     called_over_data,
     per_batch_method,
     python_loops_around,
+    reached_per_step,
     runs_step_fixed_times,
 )
 from xlacheck.analysis.tables import JAX_JIT_NAMES
@@ -74,10 +75,15 @@ class TfFunctionCreatedPerCall(ModuleRule):
     `self`, as tf_agents' samplers run inside a traced policy, is no such evidence), or the enclosing
     function is a method called per item by its role (`__call__` of a pipeline or predictor,
     `__getitem__`, `__iter__`, `on_epoch_end`, a collator; diffusers#1096: a Flax pipeline's
-    `__call__` jitted a `partial` over its parameters and compiled on every call). When this file calls the
-    enclosing function only outside loops and compiled code (a one-off dry run), it is not
-    flagged; when nothing here calls it, it is assumed to run per step, as loss and predict
-    helpers do. A function that reuses its tf.function in a loop (a driver) and that this file
+    `__call__` jitted a `partial` over its parameters and compiled on every call). Such a creation outside a
+    loop is flagged only where the project shows the enclosing function reached per step: this
+    file calls it in a loop (directly or through its callers), over data, by a per-item role, or
+    another module calls it in a loop. Where no caller is in view (a helper another file calls, or
+    that nothing calls) it is reported only with `--preview`: on real code those were one-off
+    set-up steps and barriers (brax's `synchronize_hosts()`) as often as per-step helpers; one
+    this file calls only outside loops and compiled code (a dry run) is never flagged. A loop over a
+    display of one item (`for t in [0.5]`) runs once and is no loop. A function that reuses its
+    tf.function in a loop (a driver) and that this file
     calls in a loop is flagged; where the tf.function is built from the call's own state (a model
     per call: `validate(model)` over a list of models), only with `--preview` or when that loop
     walks data its caller receives, as above. The same holds for objects of a class of this
@@ -380,10 +386,20 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import functools\nimport jax\ndef _denoise(params, x):\n    return x - params * x\n"
                 "class Pipeline:\n    def generate(self, params, x):\n"
                 "        run = jax.jit(functools.partial(_denoise, params))\n        return run(x)\n"),
+        # no caller in view: a barrier another file calls once at the end of a run (brax's
+        # synchronize_hosts) or a helper nothing calls; flagged only with --preview (docs/retrace33.md)
+        Example("import jax\nimport jax.numpy as jnp\ndef synchronize_hosts():\n    x = jnp.ones([8])\n"
+                "    return jax.pmap(lambda v: jax.lax.psum(v, 'i'), 'i')(x)\n"),
+        Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
+                "def loss(a, b):\n    fast = tf.function(_loss, jit_compile=True)\n    return fast(a, b)\n"),
+        # a loop over a display of one item runs its body once (jax-cfd's `for threshold in [0.5]`)
+        Example("import jax\ndef make_metric(t):\n    @jax.jit\n    def metric(a, b):\n        return (a - b) > t\n"
+                "    return metric\ndef summarize(a, b):\n    return [make_metric(t)(a, b) for t in [0.5]]\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
-                "def loss(a, b):\n    fast = tf.function(_loss, jit_compile=True)\n    return fast(a, b)\n",
+                "def loss(a, b):\n    fast = tf.function(_loss, jit_compile=True)\n    return fast(a, b)\n"
+                "def train(batches):\n    for a, b in batches:\n        loss(a, b)\n",
                 expected=(
                     (5, 12, 'tf.function created inside `loss()` and called once per call: every call of `loss()` '
                             'builds a new function with an empty trace cache and traces/compiles it again; create '
@@ -396,7 +412,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             'trace cache, so it traces and compiles again; create it once, before the loop'),
                 )),
         Example("import tensorflow as tf\ndef forward(x):\n    @tf.function(jit_compile=True)\n"
-                "    def run(v):\n        return tf.nn.relu(v) * 2.0\n    return run(x)\n",
+                "    def run(v):\n        return tf.nn.relu(v) * 2.0\n    return run(x)\n"
+                "def evaluate(batches):\n    return [forward(x) for x in batches]\n",
                 expected=(
                     (3, 6, 'tf.function created inside `forward()` and called once per call: every call of '
                            '`forward()` builds a new function with an empty trace cache and traces/compiles it '
@@ -405,13 +422,15 @@ class TfFunctionCreatedPerCall(ModuleRule):
         # a closure over the method's `self` only: the same object on every call, still a new function per call
         Example("import tensorflow as tf\nclass Model:\n    def __init__(self, lr):\n        self.lr = lr\n"
                 "    def sample(self, x):\n        @tf.function(jit_compile=True)\n        def step(v):\n"
-                "            return v * self.lr\n        return step(x)\n",
+                "            return v * self.lr\n        return step(x)\n"
+                "def run(model, xs):\n    for x in xs:\n        model.sample(x)\n",
                 expected=(
                     (6, 10, 'tf.function created inside `sample()` and called once per call: every call of '
                             '`sample()` builds a new function with an empty trace cache and traces/compiles it '
                             'again; create the tf.function once (module level, __init__, or a cache)'),
                 )),
-        Example("import jax\ndef gather(x):\n    return jax.pmap(lambda v: jax.lax.all_gather(v, 'i'), 'i')(x)\n",
+        Example("import jax\ndef gather(x):\n    return jax.pmap(lambda v: jax.lax.all_gather(v, 'i'), 'i')(x)\n"
+                "def sync_all(batches):\n    return [gather(b) for b in batches]\n",
                 expected=(
                     (3, 12, 'jax.pmap created inside `gather()` and called once per call: every call of `gather()` '
                             'builds a new function with an empty trace cache and traces/compiles it again; create the '
@@ -420,7 +439,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import tensorflow as tf\nclass Detector:\n    def __init__(self):\n"
                 "        self._forward = tf.function(self.forward, jit_compile=True)\n"
                 "    def forward(self, x):\n        return tf.reduce_max(x, axis=-1)\n"
-                "def detect(x):\n    detector = Detector()\n    return detector._forward(x)\n",
+                "def detect(x):\n    detector = Detector()\n    return detector._forward(x)\n"
+                "def detect_all(images):\n    return [detect(x) for x in images]\n",
                 expected=(
                     (8, 16, 'a new `Detector` is built on every call of `detect()`: its tf.function `_forward` '
                             'belongs to the instance, so each new object traces and compiles it again; build the '
@@ -442,7 +462,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             'cache, so it traces and compiles again; create it once, before the loop'),
                 )),
         Example("import jax\ndef make_update(lr):\n    @jax.jit\n    def update(p, g):\n        return p - lr * g\n"
-                "    return update\ndef run_trial(p, g, lr):\n    return make_update(lr)(p, g)\n",
+                "    return update\ndef run_trial(p, g, lr):\n    return make_update(lr)(p, g)\n"
+                "def sweep(p, g, rates):\n    return [run_trial(p, g, lr) for lr in rates]\n",
                 expected=(
                     (8, 12, '`make_update()` returns a new jax.jit function and `run_trial()` calls it once and '
                             'drops it: every evaluation traces and compiles again; build it once and reuse it, passing '
@@ -459,7 +480,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 )),
         Example("import jax\ndef simulate(state, rates):\n    @jax.jit\n    def step(s):\n"
                 "        return s + 0.1 * (rates @ s - s)\n    for _ in range(3):\n        state = step(state)\n"
-                "    return state\n",
+                "    return state\ndef run(state, rates):\n    return simulate(state, rates)\n"
+                "def sweep(state, all_rates):\n    return [run(state, r) for r in all_rates]\n",
                 expected=(
                     (3, 6, 'jax.jit created inside `simulate()` and run a fixed number of times per call: every call '
                            'of it builds a new function with an empty cache and traces/compiles it again; define the '
@@ -475,7 +497,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 )),
         Example("import tensorflow as tf\nclass PeakModel:\n    def run_predictions(self, batches):\n"
                 "        @tf.function(jit_compile=True)\n        def predict_step(x):\n            return x * 2.0\n"
-                "        return tf.concat([predict_step(x) for x in batches], axis=0)\n",
+                "        return tf.concat([predict_step(x) for x in batches], axis=0)\n"
+                "def score(model, batches):\n    return model.run_predictions(batches)\n"
+                "def score_all(model, sets):\n    return [score(model, s) for s in sets]\n",
                 expected=(
                     (4, 10, 'tf.function created inside `run_predictions()`, which maps it over its input and returns '
                             'the results (a predict/evaluate helper, called again for every data set): each call '
@@ -493,7 +517,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 )),
         # what it captures of the call is only arithmetic operands: numbers baked into a numeric kernel
         Example("import jax\nimport jax.numpy as jnp\ndef weighted_mse(a, b, w):\n"
-                "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n",
+                "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n"
+                "def total(pairs, w):\n    return sum(weighted_mse(a, b, w) for a, b in pairs)\n",
                 expected=(
                     (4, 12, 'jax.jit created inside `weighted_mse()` and called once per call: every call of '
                             '`weighted_mse()` builds a new function with an empty trace cache and traces/compiles it '
@@ -511,7 +536,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 )),
         # jax.grad of a module-level loss is a new function on every evaluation (seq.jit_of_new_grad_per_call)
         Example("import jax\nimport jax.numpy as jnp\ndef loss(w, x):\n    return jnp.mean((x @ w) ** 2)\n"
-                "def sgd_step(w, x, lr):\n    return w - lr * jax.jit(jax.grad(loss))(w, x)\n",
+                "def sgd_step(w, x, lr):\n    return w - lr * jax.jit(jax.grad(loss))(w, x)\n"
+                "def fit(w, batches):\n    for x in batches:\n        w = sgd_step(w, x, 0.1)\n    return w\n",
                 expected=(
                     (6, 21, 'jax.jit created inside `sgd_step()` and called once per call: every call of '
                             '`sgd_step()` builds a new function with an empty trace cache and traces/compiles it '
@@ -520,17 +546,20 @@ class TfFunctionCreatedPerCall(ModuleRule):
         # called through a transformation at once (equinox#307): the jitted local is new at every call
         Example("import jax\nimport jax.numpy as jnp\ndef train(params, x):\n    @jax.jit\n    def loss_fn(p, v):\n"
                 "        return jnp.mean((v @ p) ** 2)\n    loss, grads = jax.value_and_grad(loss_fn)(params, x)\n"
-                "    return params - 0.1 * grads\n",
+                "    return params - 0.1 * grads\n"
+                "def fit(params, batches):\n    for x in batches:\n        params = train(params, x)\n"
+                "    return params\n",
                 expected=(
                     (4, 6, 'jax.jit created inside `train()` and called once per call: every call of `train()` '
                            'builds a new function with an empty trace cache and traces/compiles it again; create the '
                            'jax.jit once (module level, __init__, or a cache)'),
                 )),
-        # its only caller forwards to it (jax#4645): it runs as often as the forwarder, which nothing here calls once
+        # its only caller forwards to it (jax#4645): it runs as often as the forwarder, which a loop here calls
         Example("import jax\nimport jax.numpy as jnp\nclass Agent:\n    def __init__(self, params):\n"
                 "        self.params = params\n    def act(self, obs):\n        @jax.jit\n        def pick(p, o):\n"
                 "            return jnp.argmax(o @ p)\n        return pick(self.params, obs)\n"
-                "AGENT = Agent(jnp.eye(3))\ndef policy(obs):\n    return AGENT.act(obs)\n",
+                "AGENT = Agent(jnp.eye(3))\ndef policy(obs):\n    return AGENT.act(obs)\n"
+                "def rollout(observations):\n    return [policy(o) for o in observations]\n",
                 expected=(
                     (7, 10, 'jax.jit created inside `act()` and called once per call: every call of `act()` builds a '
                             'new function with an empty trace cache and traces/compiles it again; create the jax.jit '
@@ -547,7 +576,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
         # a property that builds the compiled function on every access, called at once (keras-cv#995)
         Example("import tensorflow as tf\nclass Pipe:\n    def __init__(self, enc):\n        self._enc = enc\n"
                 "    @property\n    def encoder(self):\n        return tf.function(self._enc, jit_compile=True)\n"
-                "    def encode(self, x):\n        return self.encoder(x)\n",
+                "    def encode(self, x):\n        return self.encoder(x)\n"
+                "def encode_all(pipe, texts):\n    return [pipe.encode(t) for t in texts]\n",
                 expected=(
                     (7, 16, 'tf.function created inside the property `encoder`, which `encode()` calls at once through '
                             '`self.encoder(...)`: every access builds a new function with an empty trace cache and '
@@ -630,7 +660,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
             return  # created while its enclosing function is traced (Keras call, strategy.run): once per trace
         parent = index.parent(node)
         if isinstance(parent, ast.Call) and parent.func is node:
-            if not called_only_outside_loops(index, func) \
+            if _runs_per_step(ctx, index, func) \
                     and (ctx.preview or not _captures_call_state(index, func, node)
                      or _bakes_call_numbers(index, func, node) or called_over_data(index, func)
                     or per_batch_method(func)):
@@ -644,6 +674,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
             return  # stored on self, in a dict, returned...: kept, so traced once
         called_once = reused = False
         fixed_loops = True  # every reuse sits in `for _ in range(<literal>)`: a fixed amount of work per call
+        guarded = True  # every call sits in a branch the creation is not in: it may never be traced
         for sub in index.scope_nodes(func):
             if isinstance(sub, ast.Name) and sub.id == local and isinstance(sub.ctx, ast.Load):
                 use = index.parent(sub)
@@ -654,6 +685,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     use = index.parent(use)
                 if isinstance(use, ast.Call) and (use.func is sub or isinstance(use.func, ast.Call)
                                                   and _transformed_and_called(index, use.func, sub)):
+                    guarded = guarded and _in_branch_without(index, use, node, func)
                     if index.loops_around(use) or index.function_of(use) is not func:
                         reused = True  # created once per call, reused many times inside it
                         fixed_loops = fixed_loops and runs_step_fixed_times(index, use, func)
@@ -661,6 +693,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
                         called_once = True
                 else:
                     return  # escapes (returned, stored, passed on): may be reused
+        if guarded and (called_once or reused) and not ctx.preview:
+            # every call is under a condition the creation is not (`if 'mask' in batch: psum(...)`): whether
+            # it is ever traced is unknown (sam's eval psum, on a branch no dataset takes)
+            return
         if reused:
             # Fine for a function that runs once (a training loop); a new compile per call when this
             # file calls the enclosing function over and over (predictions per batch of data sets).
@@ -674,13 +710,14 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which this file calls in a loop: "
                                         "each call builds a new function with an empty trace cache and compiles it "
                                         f"again; create the {_shown(kind)} once (__init__, module level or a cache)")
-            elif self._returns_mapped_results(index, func, local) and not in_test(index, ctx.path, func):
+            elif self._returns_mapped_results(index, func, local) and not in_test(index, ctx.path, func) \
+                    and (ctx.preview or reached_per_step(index, func)):
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which maps it over its "
                                         "input and returns the results (a predict/evaluate helper, called again for "
                                         "every data set): each call builds a new function with an empty trace cache "
                                         "and compiles it again; create the "
                                         f"{_shown(kind)} once (__init__, module level or a cache)")
-            elif kind.startswith("jax.") and fixed_loops:
+            elif kind.startswith("jax.") and fixed_loops and _runs_per_step(ctx, index, func):
                 # a jitted step run a fixed number of times (`for _ in range(3)`) inside the function:
                 # the function is a computation callers repeat, not a driver over data (jax #4572)
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()` and run a fixed number of "
@@ -688,7 +725,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                                         "and traces/compiles it again; define the jitted function once, outside, "
                                         "and pass what it closes over as arguments")
             return
-        if called_once and not called_only_outside_loops(index, func) \
+        if called_once and _runs_per_step(ctx, index, func) \
                 and (ctx.preview or not _captures_call_state(index, func, node)
                      or _bakes_call_numbers(index, func, node) or called_over_data(index, func)
                     or per_batch_method(func)):
@@ -722,12 +759,12 @@ class TfFunctionCreatedPerCall(ModuleRule):
             if not (isinstance(parent, ast.Call) and parent.func is call):
                 continue
             func = index.function_of(call)
-            if not index.loops_around(call):
+            if not python_loops_around(index, call):
                 if func is None or isinstance(func, ast.Lambda) or func.name in ONCE_FUNCTIONS \
                         or func.name.startswith("test") or runs_traced(ctx.facts, index, func) \
-                        or called_only_outside_loops(index, func):
+                        or not _runs_per_step(ctx, index, func):
                     continue
-            owner = "a loop" if index.loops_around(call) else f"`{func.name}()`"  # type: ignore[union-attr]
+            owner = "a loop" if python_loops_around(index, call) else f"`{func.name}()`"  # type: ignore[union-attr]
             kind = factories[call.func.id]
             ctx.report(self, call, f"`{call.func.id}()` returns a new {_shown(kind)} function and {owner} calls it "
                                    "once and drops it: every evaluation traces and compiles again; build it once and "
@@ -758,7 +795,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                         and sub.func.attr == node.name and isinstance(sub.func.value, ast.Name)
                         and sub.func.value.id == "self"]
                 if not uses or (not any(index.loops_around(use) for use in uses) and (
-                        runs_traced(ctx.facts, index, user) or called_only_outside_loops(index, user))):
+                        runs_traced(ctx.facts, index, user) or not _runs_per_step(ctx, index, user))):
                     continue
                 ctx.report(self, created, f"{_shown(kind)} created inside the property `{node.name}`, which "
                                           f"`{user.name}()` calls at once through `self.{node.name}(...)`: every "
@@ -949,7 +986,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
             elif not in_loop and (func.name in ONCE_FUNCTIONS or func.name.startswith("test")
                                   or runs_traced(ctx.facts, index, func)
                                   or not self._used_here_only(index, call, func)
-                                  or called_only_outside_loops(index, func)
+                                  or not _runs_per_step(ctx, index, func)
                                   or not ctx.preview and _captures_call_state(index, func, call)):
                 continue
             owner = f"`{func.name}()`" if func is not None and not isinstance(func, ast.Lambda) else "the loop"
@@ -1020,6 +1057,31 @@ class TfFunctionCreatedPerCall(ModuleRule):
                    f"{_shown(kind)} created inside `{owner}()` and called once per call: every call of `{owner}()` "
                    "builds a new function with an empty trace cache and traces/compiles it again; create the "
                    f"{_shown(kind)} once (module level, __init__, or a cache)")
+
+
+def _in_branch_without(index: ModuleIndex, use: ast.AST, created: ast.AST, func: ast.AST) -> bool:
+    """``use`` sits in the body or ``else`` of an ``if`` (or a conditional expression) inside ``func``
+    that does not hold ``created`` too: it runs only when that condition holds."""
+    child, parent = use, index.parent(use)
+    while parent is not None and parent is not func:
+        if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test \
+                and not any(n is created for n in ast.walk(parent)):
+            return True
+        child, parent = parent, index.parent(parent)
+    return False
+
+
+def _runs_per_step(ctx: ModuleContext, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The enclosing function that builds a compiled function runs again and again, so the build is paid
+    per step: the project shows it reached per step (:func:`~xlacheck.analysis.per_step.reached_per_step`:
+    a loop of this file, directly or through callers, a loop over data, a per-item method, another
+    module's loop). With ``--preview`` also where no caller is in view (a helper another file calls, or
+    that nothing calls), unless this file calls it only outside loops: on real code those were one-off
+    set-up steps and barriers (brax's ``synchronize_hosts()``, algorithmic-efficiency's uncalled
+    ``sync_batch_stats``) as often as per-step helpers (docs/retrace33.md)."""
+    if ctx.preview:
+        return not called_only_outside_loops(index, func)
+    return reached_per_step(index, func)
 
 
 def _transformed_and_called(index: ModuleIndex, use: ast.AST | None, name: ast.Name) -> bool:
@@ -1299,8 +1361,11 @@ def _configuration_items(index: ModuleIndex, iterable: ast.expr) -> bool:
             continue
         if isinstance(part, ast.Name) and part.id in module_literals and index.function_of(part) is None:
             continue
-        if isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name) and part.value.id == "self":
-            continue
+        root = part
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(part, ast.Attribute) and isinstance(root, ast.Name) and root.id == "self":
+            continue  # a structure of self: `self.hosts`, `self._params.transport_scalars_names`
         return False
     return True
 
@@ -1338,6 +1403,16 @@ def _one_program_per_item(index: ModuleIndex, node: ast.AST) -> bool:
                 item |= bound
                 changed = True
     made = node.args[0] if isinstance(node, ast.Call) and node.args else node
-    if isinstance(made, ast.Name):
-        return made.id in item
-    return bool(_free_names(made) & item)
+    if isinstance(made, ast.Name) and made.id in item or not isinstance(made, ast.Name) and _free_names(made) & item:
+        return True
+    # or the loop calls it with the item as an argument (`advance(rhs, sc_name)` for each scalar name): a
+    # tf.function traces once per new Python value, so each item has its own program wherever it is built
+    parent = index.parent(node)
+    local = node.name if isinstance(node, ast.FunctionDef) else parent.targets[0].id if isinstance(
+        parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name) else None
+    compilers = [node.func] if isinstance(node, ast.Call) else [
+        d.func if isinstance(d, ast.Call) else d for d in getattr(node, "decorator_list", ())]
+    return local is not None and any(index.aliases.resolve(c) in _TF_FUNCTION for c in compilers) and any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == local
+        and any(isinstance(v, ast.Name) and v.id in item for a in [*n.args, *(k.value for k in n.keywords)]
+                for v in ast.walk(a)) for n in body)
