@@ -25,7 +25,8 @@ def _cases() -> list:
 
 @pytest.mark.parametrize(("rule", "kind", "example"), _cases())
 def test_rule_example(rule: type[Rule], kind: str, example: Example) -> None:
-    result = check_source(example.code, f"{rule.code}_{kind}.py", preview=rule.preview, torch_xla=example.torch_xla,
+    result = check_source(example.code, f"{rule.code}_{kind}.py", preview=rule.preview or example.preview,
+                          torch_xla=example.torch_xla,
                           jit_compiled=example.jit_compiled,
                           target_python=example.target_python)
     assert result.error is None, result.error
@@ -69,7 +70,7 @@ def _offered(rule: type[Rule]) -> set[str]:
 
     offered = set()
     for example in rule.INVALID:
-        result = check_source(example.code, f"{rule.code}_invalid.py", preview=rule.preview,
+        result = check_source(example.code, f"{rule.code}_invalid.py", preview=rule.preview or example.preview,
                               torch_xla=example.torch_xla, jit_compiled=example.jit_compiled,
                               target_python=example.target_python)
         for diagnostic in attach_fixes(example.code, ast.parse(example.code), result.diagnostics):

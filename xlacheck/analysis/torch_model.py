@@ -654,6 +654,8 @@ class TorchFacts:
     # ids of the statements of a value kept on ``self`` and built lazily or rebuilt only when its size must change
     # (``_Builder._lazy_inits``; also in ``setup``): once per object or per size, not once per call
     cached: set[int] = field(default_factory=set)
+    # ids of ``self.<attr>`` reads, in step code, of a Python int that step code counts up (``self.step_index += 1``)
+    counted: set[int] = field(default_factory=set)
 
     def of(self, node: ast.AST | None) -> int:
         return self.flags.get(id(node), 0) if node is not None else 0
@@ -3298,6 +3300,7 @@ class _Walker:
                 if isinstance(built, ast.Call) and b.resolve(built.func) == "torch.nn.Parameter":
                     return TENSOR | GRAD  # self.const = nn.Parameter(...): a trainable tensor
                 if e.attr in b.counter_attrs.get(self.cls.node.name, ()):
+                    b.out.counted.add(id(e))
                     return STEP_INT  # self.step_index, counted up by step code: new every step
                 if e.attr in b.function_attrs.get(self.cls.node.name, ()):
                     return 0  # self.calc = lambda h, w: p: a Python function, not a submodule

@@ -51,6 +51,7 @@ class Example:
     torch_xla: bool = False  # linted as torch code declared to run on XLA (``--torch-xla``)
     jit_compiled: bool = False  # linted as TF/JAX code declared to run under XLA (``--jit-compiled``)
     target_python: tuple[int, int] | None = None  # linted for this oldest Python (``--target-version``)
+    preview: bool = False  # linted with ``--preview``: a finding a default rule keeps behind it
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", _dedent(self.code))
