@@ -1206,6 +1206,80 @@ BRANCH_PAIRS = (
     ("astype_int", "v.astype(jnp.int32)", "v"),
     ("full_sum", "v.sum()", "v"),
 )
+# loop carries (all under ``jax.jit``): a ``fori_loop``/``scan``/``while_loop`` whose carry starts as ``{INIT}`` and
+# comes back from the body as ``{OUT}`` (over the carry ``c`` and the closed-over 1-D float array ``v``, length 4),
+# in the LOOP_STYLES real JAX code writes, for each LOOP_PAIR. Positive iff the loop raises TypeError (the carry's
+# type changed), negative iff it runs.
+LOOP_STYLES = (
+    Context("loop_fori_lambda", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+            return jax.lax.fori_loop(0, 3, lambda i, c: {OUT}, {INIT})
+        """),
+    Context("loop_fori_local_def", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+
+            def body(i, c):
+                return {OUT}
+
+            return jax.lax.fori_loop(0, 3, body, {INIT})
+        """),
+    Context("loop_fori_tuple_carry", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+
+            def body(i, carry):
+                c, count = carry
+                return {OUT}, count + 1
+
+            return jax.lax.fori_loop(0, 3, body, ({INIT}, 0))
+        """),
+    Context("loop_scan_local_def", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+
+            def body(c, t):
+                return {OUT}, t
+
+            return jax.lax.scan(body, {INIT}, jnp.arange(3.0))
+        """),
+    Context("loop_while_local_defs", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+
+            def cond(state):
+                return state[0] < 3
+
+            def body(state):
+                i, c = state
+                return i + 1, {OUT}
+
+            return jax.lax.while_loop(cond, body, (0, {INIT}))
+        """),
+)
+# (name, INIT, OUT)
+LOOP_PAIRS = (
+    ("kept_vector", "jnp.zeros(4)", "c + v"),
+    ("at_set", "jnp.zeros(4)", "c.at[0].set(v[0])"),
+    ("python_float_scalar", "0.0", "c + v[0]"),
+    ("from_operand", "v", "c * 0.5 + v"),
+    ("python_float_vector", "0.0", "c + v"),
+    ("python_int_vector", "0", "c - v"),
+    ("concatenate", "jnp.zeros(0)", "jnp.concatenate([c, v[:1]])"),
+    ("append", "jnp.zeros(0)", "jnp.append(c, v[0])"),
+    ("column", "jnp.zeros(4)", "c[:, None] + v[:, None]"),
+    ("reduced", "jnp.zeros(4)", "jnp.sum(c + v)"),
+    ("int32_then_float", "jnp.zeros(4, jnp.int32)", "c + v"),
+    ("operand_reduced", "v", "jnp.mean(c, axis=0)"),
+    ("operand_cropped", "v", "c[1:] * 2.0"),
+    ("none_then_array", "None", "v * 2.0"),
+)
 BRANCH_ERRORS = frozenset({"TypeError"})
 _BRANCH_ENTRY = "\n\ndef ENTRY():\n    return step(X)\n"
 
@@ -1385,8 +1459,20 @@ def _branch_probes() -> list[Probe]:
     return probes
 
 
+def _loop_probes() -> list[Probe]:
+    """Every LOOP_PAIR in every LOOP_STYLE."""
+    probes = []
+    for style in LOOP_STYLES:
+        for pair, init, out in LOOP_PAIRS:
+            text = textwrap.dedent(style.source).strip("\n").replace("{INIT}", init).replace("{OUT}", out)
+            probes.append(Probe(f"{style.name}__{pair}", style.name, "carry", pair, "cond", (),
+                                PRELUDE + "\n\n" + text + _BRANCH_ENTRY))
+    return probes
+
+
 def all_probes() -> list[Probe]:
-    return _context_probes() + _value_probes() + _api_probes() + _path_probes() + _branch_probes()
+    return _context_probes() + _value_probes() + _api_probes() + _path_probes() + _branch_probes() \
+        + _loop_probes()
 
 
 # --------------------------------------------------------------------------------------------
@@ -1454,7 +1540,7 @@ def _save(labels: dict[str, dict[str, str]]) -> None:
 
 
 _PATH_NAMES = frozenset(c.name for c in PATHS)
-_BRANCH_NAMES = frozenset(c.name for c in BRANCH_STYLES)
+_BRANCH_NAMES = frozenset(c.name for c in BRANCH_STYLES + LOOP_STYLES)  # positive on TypeError
 
 
 def verdict(outcome: str, context: str = "") -> str | None:
@@ -1531,6 +1617,11 @@ def score(probes: list[Probe], labels: dict[str, dict[str, str]], verbose: bool)
         lines.append(_row(ctx, *by_context[ctx]))
         branches = [a + b for a, b in zip(branches, by_context[ctx])]
     lines.append(_row("**all branch styles**", *branches))
+    loops = [0, 0, 0, 0]
+    for ctx in [c.name for c in LOOP_STYLES if c.name in by_context]:
+        lines.append(_row(ctx, *by_context[ctx]))
+        loops = [a + b for a, b in zip(loops, by_context[ctx])]
+    lines.append(_row("**all loop styles**", *loops))
     lines += ["", "| sink | positives | found | negatives | false findings | recall | precision |",
               "|---|---|---|---|---|---|---|"]
     for (group, sink), cells in sorted(by_sink.items()):
