@@ -1448,31 +1448,22 @@ def _path_probes() -> list[Probe]:
     return probes
 
 
-def _branch_probes() -> list[Probe]:
-    """Every BRANCH_PAIR in every BRANCH_STYLE."""
+def _form_probes(styles: tuple[Context, ...], pairs: tuple[tuple[str, str, str], ...], slots: tuple[str, str],
+                 sink: str) -> list[Probe]:
+    """Every pair of ``pairs`` (name, first, second) placed in every style's two ``slots``."""
     probes = []
-    for style in BRANCH_STYLES:
-        for pair, a, b in BRANCH_PAIRS:
-            text = textwrap.dedent(style.source).strip("\n").replace("{A}", a).replace("{B}", b)
-            probes.append(Probe(f"{style.name}__{pair}", style.name, "branch", pair, "cond", (),
-                                PRELUDE + "\n\n" + text + _BRANCH_ENTRY))
-    return probes
-
-
-def _loop_probes() -> list[Probe]:
-    """Every LOOP_PAIR in every LOOP_STYLE."""
-    probes = []
-    for style in LOOP_STYLES:
-        for pair, init, out in LOOP_PAIRS:
-            text = textwrap.dedent(style.source).strip("\n").replace("{INIT}", init).replace("{OUT}", out)
-            probes.append(Probe(f"{style.name}__{pair}", style.name, "carry", pair, "cond", (),
+    for style in styles:
+        for pair, first, second in pairs:
+            text = textwrap.dedent(style.source).strip("\n").replace(slots[0], first).replace(slots[1], second)
+            probes.append(Probe(f"{style.name}__{pair}", style.name, sink, pair, "cond", (),
                                 PRELUDE + "\n\n" + text + _BRANCH_ENTRY))
     return probes
 
 
 def all_probes() -> list[Probe]:
-    return _context_probes() + _value_probes() + _api_probes() + _path_probes() + _branch_probes() \
-        + _loop_probes()
+    return _context_probes() + _value_probes() + _api_probes() + _path_probes() \
+        + _form_probes(BRANCH_STYLES, BRANCH_PAIRS, ("{A}", "{B}"), "branch") \
+        + _form_probes(LOOP_STYLES, LOOP_PAIRS, ("{INIT}", "{OUT}"), "carry")
 
 
 # --------------------------------------------------------------------------------------------
@@ -1607,21 +1598,13 @@ def score(probes: list[Probe], labels: dict[str, dict[str, str]], verbose: bool)
             if ctx not in AXES:
                 total = [a + b for a, b in zip(total, by_context[ctx])]
     lines.append(_row("**all contexts**", *total))
-    paths = [0, 0, 0, 0]
-    for ctx in [c.name for c in PATHS if c.name in by_context]:
-        lines.append(_row(ctx, *by_context[ctx]))
-        paths = [a + b for a, b in zip(paths, by_context[ctx])]
-    lines.append(_row("**all value paths**", *paths))
-    branches = [0, 0, 0, 0]
-    for ctx in [c.name for c in BRANCH_STYLES if c.name in by_context]:
-        lines.append(_row(ctx, *by_context[ctx]))
-        branches = [a + b for a, b in zip(branches, by_context[ctx])]
-    lines.append(_row("**all branch styles**", *branches))
-    loops = [0, 0, 0, 0]
-    for ctx in [c.name for c in LOOP_STYLES if c.name in by_context]:
-        lines.append(_row(ctx, *by_context[ctx]))
-        loops = [a + b for a, b in zip(loops, by_context[ctx])]
-    lines.append(_row("**all loop styles**", *loops))
+    for styles, title in ((PATHS, "all value paths"), (BRANCH_STYLES, "all branch styles"),
+                          (LOOP_STYLES, "all loop styles")):
+        family = [0, 0, 0, 0]
+        for ctx in [c.name for c in styles if c.name in by_context]:
+            lines.append(_row(ctx, *by_context[ctx]))
+            family = [a + b for a, b in zip(family, by_context[ctx])]
+        lines.append(_row(f"**{title}**", *family))
     lines += ["", "| sink | positives | found | negatives | false findings | recall | precision |",
               "|---|---|---|---|---|---|---|"]
     for (group, sink), cells in sorted(by_sink.items()):
