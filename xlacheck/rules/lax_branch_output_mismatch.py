@@ -147,8 +147,6 @@ class LaxBranchOutputMismatch(ModuleRule):
                 "    return lax.cond(p, lambda v: v.sum(), lambda v: v, x)\n"),
         Example("from jax import lax\ndef f(img, i):\n"
                 "    return lax.switch(i, [lambda v: v, lambda v: v[:, ::-1], lambda v: -v[:]], img)\n"),
-        Example("from jax import lax\ndef f(x, p, rest):\n"
-                "    return lax.cond(p, lambda: (x, *rest[1:]), lambda: (x, x, x))\n"),
     )
     INVALID = (
         Example("import jax.numpy as jnp\nfrom jax import lax\ndef pool(x, mode):\n"
@@ -286,8 +284,6 @@ class LaxBranchOutputMismatch(ModuleRule):
     def _form(self, index: ModuleIndex, e: ast.expr, names: dict[str, str], params: set[str]) -> _Form | None:
         resolve = index.aliases.resolve
         if isinstance(e, ast.Tuple):
-            if any(isinstance(x, ast.Starred) for x in e.elts):
-                return None  # `(a, *rest[1:])`: its length is not known here
             return _Form(parts=tuple(self._form(index, x, names, params) for x in e.elts))
         if isinstance(e, ast.Name):
             if e.id in params:
