@@ -1109,6 +1109,181 @@ PATHS = (
         """),
 )
 # --------------------------------------------------------------------------------------------
+# branch forms (all under ``jax.jit``): ``lax.cond``/``lax.switch`` whose two branches return the forms of one
+# BRANCH_PAIR, handed over in one of the BRANCH_STYLES real JAX code writes: lambdas taking the operand, lambdas
+# closing over a local (``lax.cond(p, lambda: clip[2:], lambda: clip)``, keras.ops.cond's form), defs beside the
+# call (with the operand or closing over the local), module-level defs, a switch list. ``{A}``/``{B}`` are the
+# branches' return expressions over ``v`` (a 1-D float array of length 4). A probe is positive iff the call raises
+# TypeError (branches must have equal output types), negative iff it runs.
+# --------------------------------------------------------------------------------------------
+BRANCH_STYLES = (
+    Context("branch_cond_operand_lambdas", """
+        @jax.jit
+        def step(x):
+            w = x * 1.0
+            return jax.lax.cond(x[0] > 2, lambda v: {A}, lambda v: {B}, w)
+        """),
+    Context("branch_cond_closure_lambdas", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+            return jax.lax.cond(x[0] > 2, lambda: {A}, lambda: {B})
+        """),
+    Context("branch_cond_local_defs_operand", """
+        @jax.jit
+        def step(x):
+            def on_true(v):
+                return {A}
+
+            def on_false(v):
+                return {B}
+
+            return jax.lax.cond(x[0] > 2, on_true, on_false, x * 1.0)
+        """),
+    Context("branch_cond_local_defs_closure", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+
+            def on_true():
+                return {A}
+
+            def on_false():
+                return {B}
+
+            return jax.lax.cond(x[0] > 2, on_true, on_false)
+        """),
+    Context("branch_cond_module_defs", """
+        def on_true(v):
+            return {A}
+
+
+        def on_false(v):
+            return {B}
+
+
+        @jax.jit
+        def step(x):
+            return jax.lax.cond(x[0] > 2, on_true, on_false, x * 1.0)
+        """),
+    Context("branch_switch_operand_lambdas", """
+        @jax.jit
+        def step(x):
+            return jax.lax.switch(jnp.argmax(x), [lambda v: {A}, lambda v: {B}], x * 1.0)
+        """),
+    Context("branch_switch_closure_lambdas", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+            return jax.lax.switch(jnp.argmax(x), [lambda: {A}, lambda: {B}])
+        """),
+    Context("branch_switch_local_defs_closure", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+
+            def first():
+                return {A}
+
+            def second():
+                return {B}
+
+            return jax.lax.switch(jnp.argmax(x), (first, second))
+        """),
+)
+# (name, A, B): the two branches' return expressions
+BRANCH_PAIRS = (
+    ("same_elementwise", "v * 2.0", "v + 1.0"),
+    ("reversed", "v[::-1]", "v"),
+    ("keepdims_broadcast", "v.sum(axis=0, keepdims=True) * jnp.ones_like(v)", "v"),
+    ("tuple_same", "(v, v * 2.0)", "(v * 3.0, v)"),
+    ("mean_axis0", "jnp.mean(v, axis=0)", "v"),
+    ("crop_start", "v[1:]", "v"),
+    ("crop_stop", "v[:-1] * 2.0", "v"),
+    ("new_axis", "v[None]", "v"),
+    ("tuple_length", "(v, v)", "(v,)"),
+    ("head", "v[:2]", "v"),
+    ("astype_int", "v.astype(jnp.int32)", "v"),
+    ("full_sum", "v.sum()", "v"),
+)
+# loop carries (all under ``jax.jit``): a ``fori_loop``/``scan``/``while_loop`` whose carry starts as ``{INIT}`` and
+# comes back from the body as ``{OUT}`` (over the carry ``c`` and the closed-over 1-D float array ``v``, length 4),
+# in the LOOP_STYLES real JAX code writes, for each LOOP_PAIR. Positive iff the loop raises TypeError (the carry's
+# type changed), negative iff it runs.
+LOOP_STYLES = (
+    Context("loop_fori_lambda", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+            return jax.lax.fori_loop(0, 3, lambda i, c: {OUT}, {INIT})
+        """),
+    Context("loop_fori_local_def", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+
+            def body(i, c):
+                return {OUT}
+
+            return jax.lax.fori_loop(0, 3, body, {INIT})
+        """),
+    Context("loop_fori_tuple_carry", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+
+            def body(i, carry):
+                c, count = carry
+                return {OUT}, count + 1
+
+            return jax.lax.fori_loop(0, 3, body, ({INIT}, 0))
+        """),
+    Context("loop_scan_local_def", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+
+            def body(c, t):
+                return {OUT}, t
+
+            return jax.lax.scan(body, {INIT}, jnp.arange(3.0))
+        """),
+    Context("loop_while_local_defs", """
+        @jax.jit
+        def step(x):
+            v = x * 1.0
+
+            def cond(state):
+                return state[0] < 3
+
+            def body(state):
+                i, c = state
+                return i + 1, {OUT}
+
+            return jax.lax.while_loop(cond, body, (0, {INIT}))
+        """),
+)
+# (name, INIT, OUT)
+LOOP_PAIRS = (
+    ("kept_vector", "jnp.zeros(4)", "c + v"),
+    ("at_set", "jnp.zeros(4)", "c.at[0].set(v[0])"),
+    ("python_float_scalar", "0.0", "c + v[0]"),
+    ("from_operand", "v", "c * 0.5 + v"),
+    ("python_float_vector", "0.0", "c + v"),
+    ("python_int_vector", "0", "c - v"),
+    ("concatenate", "jnp.zeros(0)", "jnp.concatenate([c, v[:1]])"),
+    ("append", "jnp.zeros(0)", "jnp.append(c, v[0])"),
+    ("column", "jnp.zeros(4)", "c[:, None] + v[:, None]"),
+    ("reduced", "jnp.zeros(4)", "jnp.sum(c + v)"),
+    ("int32_then_float", "jnp.zeros(4, jnp.int32)", "c + v"),
+    ("operand_reduced", "v", "jnp.mean(c, axis=0)"),
+    ("operand_cropped", "v", "c[1:] * 2.0"),
+    ("none_then_array", "None", "v * 2.0"),
+)
+BRANCH_ERRORS = frozenset({"TypeError"})
+_BRANCH_ENTRY = "\n\ndef ENTRY():\n    return step(X)\n"
+
+# --------------------------------------------------------------------------------------------
 # sinks: `{P}` is the producer expression (a scalar); `category` is cond or host.
 # --------------------------------------------------------------------------------------------
 
@@ -1273,8 +1448,22 @@ def _path_probes() -> list[Probe]:
     return probes
 
 
+def _form_probes(styles: tuple[Context, ...], pairs: tuple[tuple[str, str, str], ...], slots: tuple[str, str],
+                 sink: str) -> list[Probe]:
+    """Every pair of ``pairs`` (name, first, second) placed in every style's two ``slots``."""
+    probes = []
+    for style in styles:
+        for pair, first, second in pairs:
+            text = textwrap.dedent(style.source).strip("\n").replace(slots[0], first).replace(slots[1], second)
+            probes.append(Probe(f"{style.name}__{pair}", style.name, sink, pair, "cond", (),
+                                PRELUDE + "\n\n" + text + _BRANCH_ENTRY))
+    return probes
+
+
 def all_probes() -> list[Probe]:
-    return _context_probes() + _value_probes() + _api_probes() + _path_probes()
+    return _context_probes() + _value_probes() + _api_probes() + _path_probes() \
+        + _form_probes(BRANCH_STYLES, BRANCH_PAIRS, ("{A}", "{B}"), "branch") \
+        + _form_probes(LOOP_STYLES, LOOP_PAIRS, ("{INIT}", "{OUT}"), "carry")
 
 
 # --------------------------------------------------------------------------------------------
@@ -1341,10 +1530,15 @@ def _save(labels: dict[str, dict[str, str]]) -> None:
     LABELS.write_text(json.dumps(kept, indent=0, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def verdict(outcome: str) -> str | None:
+_PATH_NAMES = frozenset(c.name for c in PATHS)
+_BRANCH_NAMES = frozenset(c.name for c in BRANCH_STYLES + LOOP_STYLES)  # positive on TypeError
+
+
+def verdict(outcome: str, context: str = "") -> str | None:
+    """``context``: the probe's; a branch-form probe is positive on the error lax.cond/switch raise."""
     if outcome == "ok":
         return "negative"
-    if outcome in POSITIVE_ERRORS:
+    if outcome in (BRANCH_ERRORS if context in _BRANCH_NAMES else POSITIVE_ERRORS):
         return "positive"
     return None
 
@@ -1371,7 +1565,6 @@ def _row(label: str, tp: int, fn: int, fp: int, tn: int) -> str:
     return f"| {label} | {pos} | {tp} | {neg} | {fp} | {recall} | {precision} |"
 
 
-_PATH_NAMES = frozenset(c.name for c in PATHS)
 
 
 def score(probes: list[Probe], labels: dict[str, dict[str, str]], verbose: bool) -> list[str]:
@@ -1384,15 +1577,16 @@ def score(probes: list[Probe], labels: dict[str, dict[str, str]], verbose: bool)
         if rec is None or rec["digest"] != probe.digest:
             stale += 1
             continue
-        truth = verdict(rec["outcome"])
+        truth = verdict(rec["outcome"], probe.context)
         if truth is None:
             broken += 1
             continue
         found = findings_of(probe)
         cell = (0 if found else 1) if truth == "positive" else (2 if found else 3)
         by_context[probe.context][cell] += 1
-        group = probe.context.split("_")[0] if probe.context in AXES or probe.context in _PATH_NAMES else "context"
-        by_sink[(group, f"{probe.category}/{probe.sink}")][cell] += 1
+        group = probe.context.split("_")[0] if probe.context in {*AXES, *_PATH_NAMES, *_BRANCH_NAMES} else "context"
+        sink = f"{probe.category}/{probe.sink}" + (f" {probe.producer}" if probe.context in _BRANCH_NAMES else "")
+        by_sink[(group, sink)][cell] += 1
         if cell in (1, 2):
             misses.append(f"{'FN' if cell == 1 else 'FP'} {probe.name} {rec['outcome']} {found}")
     lines = ["| context | positives | found | negatives | false findings | recall | precision |",
@@ -1404,11 +1598,13 @@ def score(probes: list[Probe], labels: dict[str, dict[str, str]], verbose: bool)
             if ctx not in AXES:
                 total = [a + b for a, b in zip(total, by_context[ctx])]
     lines.append(_row("**all contexts**", *total))
-    paths = [0, 0, 0, 0]
-    for ctx in [c.name for c in PATHS if c.name in by_context]:
-        lines.append(_row(ctx, *by_context[ctx]))
-        paths = [a + b for a, b in zip(paths, by_context[ctx])]
-    lines.append(_row("**all value paths**", *paths))
+    for styles, title in ((PATHS, "all value paths"), (BRANCH_STYLES, "all branch styles"),
+                          (LOOP_STYLES, "all loop styles")):
+        family = [0, 0, 0, 0]
+        for ctx in [c.name for c in styles if c.name in by_context]:
+            lines.append(_row(ctx, *by_context[ctx]))
+            family = [a + b for a, b in zip(family, by_context[ctx])]
+        lines.append(_row(f"**{title}**", *family))
     lines += ["", "| sink | positives | found | negatives | false findings | recall | precision |",
               "|---|---|---|---|---|---|---|"]
     for (group, sink), cells in sorted(by_sink.items()):

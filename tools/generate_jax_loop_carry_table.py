@@ -82,6 +82,11 @@ def build_probes() -> list[Probe]:  # noqa: PLR0915 - one flat list of probes re
         step = lambda c, x: (jnp.argmax(x), x)  # noqa: E731
         return lambda v: lax.scan(step, None, v)[1]  # noqa: XLA330 - must raise
 
+    @probe("none.then_python_number", "scan", "None", "(1.5 * 2.0, x) (a Python float)")
+    def _() -> Any:
+        step = lambda c, x: (1.5 * 2.0, x)  # noqa: E731
+        return lambda v: lax.scan(step, None, v)[1]  # noqa: XLA330 - must raise
+
     @probe("none.kept", "scan", "None", "(c, x) (None)")
     def _() -> Any:
         return lambda v: lax.scan(lambda c, x: (c, x), None, v)[1]
@@ -107,6 +112,10 @@ def build_probes() -> list[Probe]:  # noqa: PLR0915 - one flat list of probes re
     @probe("shape.vector_then_column", "fori_loop", "jnp.zeros(4)", "c[:, None] + v[i][:, None]")
     def _() -> Any:
         return lambda v: lax.fori_loop(0, 3, lambda i, c: c[:, None] + v[i][:, None], jnp.zeros(4))
+
+    @probe("shape.vector_then_scalar", "fori_loop", "jnp.zeros(4)", "jnp.sum(c + v[i])")
+    def _() -> Any:
+        return lambda v: lax.fori_loop(0, 3, lambda i, c: jnp.sum(c + v[i]), jnp.zeros(4))  # noqa: XLA330
 
     # --- structure -----------------------------------------------------------------------------
     @probe("structure.tuple_length", "fori_loop", "(0.0, 0.0)", "(c[0] + v[i, 0],)")

@@ -18,7 +18,12 @@ import jax_context_probes as probes  # noqa: E402
 # are not modelled (flax.nnx.jit loses a callee's static arguments across files); eager jax.grad traces its function
 # without jit (a host read there is not a compiled-code finding); a field of a NamedTuple read in a helper
 # (`batch.x`) is not proven traced for XLA326 (a registered pytree may keep a field as static metadata).
-KNOWN_MISSES = ("flax_nnx_jit__", "grad_called_eagerly__", "path_struct_field_in_helper__np_asarray__")
+# Branch forms XLA114 and loop carries XLA330 do not judge (docs/jaxrecall33.md): `v[:2]` against `v` (as long as
+# `v` when it has at most 2 elements), a dtype against a value of unknown dtype, a full reduction or a Python scalar
+# against a value of unknown rank, a carry that starts as a closed-over array of unknown rank.
+KNOWN_MISSES = ("flax_nnx_jit__", "grad_called_eagerly__", "path_struct_field_in_helper__np_asarray__",
+                "__head", "__astype_int", "__full_sum", "__python_float_vector", "__python_int_vector",
+                "__int32_then_float", "__operand_reduced", "__operand_cropped")
 
 
 def test_every_probe_parses_and_every_labelled_probe_is_current() -> None:
@@ -36,7 +41,7 @@ def test_no_false_finding_and_only_the_known_misses() -> None:
     labels = json.loads(probes.LABELS.read_text(encoding="utf-8"))
     misses, false, found = [], [], 0
     for probe in probes.all_probes():
-        truth = probes.verdict(labels[probe.name]["outcome"])
+        truth = probes.verdict(labels[probe.name]["outcome"], probe.context)
         if truth is None:
             continue
         flagged = bool(probes.findings_of(probe))
@@ -47,4 +52,4 @@ def test_no_false_finding_and_only_the_known_misses() -> None:
         found += truth == "positive" and flagged
     assert false == []
     assert [m for m in misses if not any(k in m for k in KNOWN_MISSES)] == []
-    assert found >= 1363
+    assert found >= 1428

@@ -34,6 +34,7 @@ def test_table_matches_jax():
     ("shape.grown_by_concatenate", True), ("shape.grown_by_append", True), ("shape.kept_by_at_set", False),
     ("structure.tuple_length", True), ("structure.tuple_same_length", False),
     ("branch.crop_against_whole", True), ("branch.reversed_against_whole", False),
+    ("none.then_python_number", True), ("shape.vector_then_column", True), ("shape.vector_then_scalar", True),
 ])
 def test_loader_answers(key: str, raises: bool):
     assert jax_loop_carry.raises(key) is raises
@@ -82,6 +83,12 @@ SNIPPETS = [
     # a starred initial tuple (JaxMARL's `(*expl_state, rng)`): its length is not known, not judged
     ("def f(v):\n    state = (0.0, 1.0)\n"
      "    return lax.fori_loop(0, 3, lambda i, c: (c[0] + v[i, 0], c[1], c[2]), (*state, 2.0))\n", False),
+    # a filled carry of a literal rank against a full reduction or a higher rank; None against arithmetic
+    ("def f(v):\n    return lax.fori_loop(0, 3, lambda i, c: jnp.sum(c + v[i]), jnp.zeros(4))\n", True),
+    ("def f(v):\n    return lax.fori_loop(0, 3, lambda i, c: c.mean() + v[i], jnp.zeros(4))\n", False),
+    ("def f(v):\n    return lax.fori_loop(0, 3, lambda i, c: c[:, None] + v[i][:, None], jnp.zeros(4))\n", True),
+    ("def f(v):\n    return lax.fori_loop(0, 3, lambda i, c: c + v[i][None, :], jnp.zeros((1, 4)))\n", False),
+    ("def f(v):\n    return lax.scan(lambda c, x: (x * 2.0, x), None, v)[1]\n", True),
 ]
 # raise, not proven (the rank of a scanned slice `x`, of `v[s[0]]`): the test pins that XLA330 stays silent
 _KNOWN_MISSES = {5, 12}

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from xlacheck.analysis import argument
 from xlacheck.analysis.calls import number_literal
 from xlacheck.analysis.scopes import own_nodes
-from xlacheck.analysis.tables import JAX_SHAPE_PRESERVING
+from xlacheck.analysis.tables import JAX_REDUCTIONS, JAX_SHAPE_PRESERVING
 
 FORI_LOOP = frozenset({"jax.lax.fori_loop", "lax.fori_loop"})
 WHILE_LOOP = frozenset({"jax.lax.while_loop", "lax.while_loop"})
@@ -235,13 +235,40 @@ class CarryModel:
         if isinstance(init, ast.Constant) and init.value is None:
             if self._is_array(out_value, 0):
                 return CarryMismatch("none.then_array", path, "it starts as `None` and the body returns an array")
+            if isinstance(out_value, _Value) and self._number_or_array(out_value.expr):
+                return CarryMismatch("none.then_python_number", path,
+                                     "it starts as `None` and the body returns a number or an array")
             return None
         number = number_literal(init)
-        if number is not None and self._min_rank(out_value, 0) >= 1:
+        out_rank = self._min_rank(out_value, 0)
+        if number is not None and out_rank >= 1:
             key = "scalar.python_int_then_vector" if isinstance(number, int) else "scalar.python_float_then_vector"
             return CarryMismatch(key, path, f"it starts as the Python scalar `{ast.unparse(init)}` and the body "
                                             "returns an array of rank >= 1")
+        rank = _filled_rank(init, self.resolve)
+        if rank is not None and out_rank > rank:
+            return CarryMismatch("shape.vector_then_column", path, f"it starts as `{ast.unparse(init)}`, rank "
+                                                                    f"{rank}, and the body returns rank >= {out_rank}")
+        if rank is not None and rank >= 1 and isinstance(out_value, _Value) and self._full_reduction(out_value.expr):
+            return CarryMismatch("shape.vector_then_scalar", path, f"it starts as `{ast.unparse(init)}`, rank "
+                                                                    f"{rank}, and the body returns a full reduction")
         return None
+
+    @staticmethod
+    def _number_or_array(e: ast.expr) -> bool:
+        """Arithmetic (``v * 2.0``, ``-v``) or a number literal: a value, never ``None``."""
+        return isinstance(e, (ast.BinOp, ast.UnaryOp)) or number_literal(e) is not None
+
+    def _full_reduction(self, e: ast.expr) -> bool:
+        """A reduction over every axis without ``keepdims`` (``jnp.sum(c + v)``, ``c.mean()``): a scalar."""
+        if not isinstance(e, ast.Call) or e.keywords or len(e.args) > (0 if _is_method(e, self.resolve) else 1):
+            return False
+        if _is_method(e, self.resolve):
+            assert isinstance(e.func, ast.Attribute)
+            return e.func.attr in JAX_REDUCTIONS
+        name = self.resolve(e.func)
+        full = canonical(name) if name is not None else ""
+        return bool(e.args) and full.startswith("jax.numpy.") and full[len("jax.numpy."):] in JAX_REDUCTIONS
 
     def _follow(self, e: ast.expr, env: dict[str, object], depth: int = 0) -> object:
         """What ``e`` stands for: a carry element, a bound value, or ``e`` itself."""
@@ -375,6 +402,26 @@ class CarryModel:
         if not (isinstance(e.slice, ast.Tuple) and kept + added > 0) and base < 1:
             return 0
         return max(kept + added, base - dropped + added)
+
+
+def _is_method(e: ast.Call, resolve: Resolve) -> bool:
+    """``x.sum()``: a method of a value, not a module's function."""
+    return isinstance(e.func, ast.Attribute) and resolve(e.func) is None and resolve(e.func.value) is None
+
+
+def _filled_rank(init: ast.expr, resolve: Resolve) -> int | None:
+    """The rank of an initial carry ``jnp.zeros((a, b))`` / ``jnp.full(n, x)`` (a literal shape), else None."""
+    if not isinstance(init, ast.Call) or not init.args or isinstance(init.args[0], ast.Starred):
+        return None
+    name = resolve(init.func)
+    if name is None or canonical(name) not in _FILLED:
+        return None
+    shape = init.args[0]
+    if isinstance(shape, (ast.Tuple, ast.List)) and not any(isinstance(x, ast.Starred) for x in shape.elts):
+        return len(shape.elts)
+    if isinstance(shape, ast.Constant) and isinstance(shape.value, int) and not isinstance(shape.value, bool):
+        return 1
+    return None
 
 
 def _kind(e: ast.expr) -> str:

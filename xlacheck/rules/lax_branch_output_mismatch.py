@@ -94,7 +94,8 @@ class LaxBranchOutputMismatch(ModuleRule):
     """
     ## What it does
     Flags `lax.cond` and `lax.switch` calls whose branch functions (lambdas or functions of this
-    file with one kind of return) evidently return different forms: tuples of different lengths,
+    file with one kind of return, given the operands or closing over names of the call's scope:
+    `lambda: clip[2:]` against `lambda: clip`) evidently return different forms: tuples of different lengths,
     or arrays whose ranks differ relative to the same operand (`jnp.mean(v, axis=0)` in one
     branch, `v` in the other) or in absolute terms (a full reduction against `v[None]`). Ranks
     are followed through element-wise functions, arithmetic, reductions with and without
@@ -190,6 +191,17 @@ class LaxBranchOutputMismatch(ModuleRule):
                             'and dtypes (TypeError: branches must have equal output types); make them agree '
                             '(keepdims=True, broadcasting, or the same tuple)'),
                 )),
+        Example("import jax\nfrom jax import lax\n@jax.jit\ndef crop(clip, needs_crop):\n    clip = clip / 255.0\n"
+                "    return lax.cond(needs_crop, lambda: clip[:, 1:-1], lambda: clip)\n",
+                fixed="import functools\nimport jax\nfrom jax import lax\n"
+                      "@functools.partial(jax.jit, static_argnames=(\"needs_crop\",))\ndef crop(clip, needs_crop):\n"
+                      "    clip = clip / 255.0\n    return ((lambda: clip[:, 1:-1]) if needs_crop else (lambda: clip))()\n",
+                expected=(
+                    (6, 12, 'branches of lax.cond return different forms (true_fun / false_fun: `clip` cut shorter on '
+                            'axis 1 / rank of `clip`): every branch must return the same structure, shapes and dtypes '
+                            '(TypeError: branches must have equal output types); make them agree (keepdims=True, '
+                            'broadcasting, or the same tuple)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -211,7 +223,11 @@ class LaxBranchOutputMismatch(ModuleRule):
                 continue
             if call.keywords:
                 continue
-            forms = [(label, self._branch_form(index, fn, operands)) for label, fn in branches]
+            funcs = [(label, self._branch_function(index, fn)) for label, fn in branches]
+            # a free name of a branch is the value the call's scope binds to it when every branch is
+            # defined there (a lambda in the call, a def beside it): one value in all of them
+            shared = all(f is not None and index.scope_of(f) is index.scope_of(call) for _, f in funcs)
+            forms = [(label, self._branch_form(index, f, operands, shared)) for label, f in funcs]
             known = [(label, f) for label, f in forms if f is not None]
             short = "lax.switch" if name in _SWITCH else "lax.cond"
             for i, (la, fa) in enumerate(known):
@@ -226,13 +242,20 @@ class LaxBranchOutputMismatch(ModuleRule):
                 break
 
     # -- a branch's output form --------------------------------------------------------------
-    def _branch_form(self, index: ModuleIndex, fn: ast.expr, operands: list[ast.expr]) -> _Form | None:
-        func: ast.Lambda | ast.FunctionDef | None = None
+    @staticmethod
+    def _branch_function(index: ModuleIndex, fn: ast.expr) -> ast.Lambda | ast.FunctionDef | None:
+        """The lambda or the function of this file (defined once) a branch argument names."""
         if isinstance(fn, ast.Lambda):
-            func = fn
-        elif isinstance(fn, ast.Name):
+            return fn
+        if isinstance(fn, ast.Name):
             defs = [n for n in ast.walk(index.tree) if isinstance(n, ast.FunctionDef) and n.name == fn.id]
-            func = defs[0] if len(defs) == 1 else None
+            return defs[0] if len(defs) == 1 else None
+        return None
+
+    def _branch_form(self, index: ModuleIndex, func: ast.Lambda | ast.FunctionDef | None,
+                     operands: list[ast.expr], shared: bool) -> _Form | None:
+        """``shared``: every branch closes over the same scope, so a free name (`lambda: clip[2:]`,
+        `lambda: clip`) is one value in all of them and serves as a base like an operand."""
         if func is None or func.args.vararg or func.args.kwonlyargs or func.args.posonlyargs:
             return None
         params = [a.arg for a in func.args.args]
@@ -254,6 +277,12 @@ class LaxBranchOutputMismatch(ModuleRule):
             if not found or any(r is None for r in found):
                 return None
             returns = [r for r in found if r is not None]
+        if shared:
+            bound = set(params) | {n.id for n in index.scope_nodes(func)
+                                   if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+            free = {n.id for r in returns for n in ast.walk(r) if isinstance(n, ast.Name)} - bound
+            names.update((name, name) for name in free)
+            traced |= free
         forms = {self._form(index, r, names, traced) for r in returns}
         return forms.pop() if len(forms) == 1 else None
 

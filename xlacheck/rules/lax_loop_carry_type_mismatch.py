@@ -19,8 +19,10 @@ class LaxLoopCarryTypeMismatch(ModuleRule):
     Flags `lax.fori_loop`, `lax.while_loop` and `lax.scan` calls whose body (a lambda or a
     function of this file defined once) provably returns the carry with another type than the
     initial carry: a tuple of another length; an element that starts as `None` and comes back as
-    an array; an element that starts as a Python number and comes back as an array of rank 1 or
-    more (`energy - s[:, i]`); an element the body concatenates onto (`jnp.concatenate([hist,
+    an array or a number (arithmetic); an element that starts as a Python number and comes back as
+    an array of rank 1 or more (`energy - s[:, i]`); an element that starts filled with a literal
+    shape (`jnp.zeros(4)`) and comes back with a higher rank (`c[:, None]`) or as a full reduction
+    (`jnp.sum(c + x)`); an element the body concatenates onto (`jnp.concatenate([hist,
     x[None]])`, `jnp.append(hist, x)`), so that it grows every iteration. Each of these is a
     measured probe of `xlacheck/data/jax_loop_carry.json` that raises; what the model cannot
     prove (names from outside the body, other functions' results, bindings inside control flow)
@@ -109,6 +111,25 @@ class LaxLoopCarryTypeMismatch(ModuleRule):
                             "comes out): the body must return the carry with the structure, shapes and dtypes it "
                             "received (TypeError: body function carry input and carry output must have equal "
                             "types); build the initial carry with the body's output shape and dtype"),
+                )),
+        Example("import jax.numpy as jnp\nfrom jax import lax\ndef energy(xs):\n"
+                "    def step(total, x):\n        return jnp.sum(total + x ** 2), x\n"
+                "    return lax.scan(step, jnp.zeros(4), xs)[0]\n",
+                expected=(
+                    (6, 12, "the carry of lax.scan changes type in its body (it starts as `jnp.zeros(4)`, rank 1, "
+                            "and the body returns a full reduction): the body must return the carry with the "
+                            "structure, shapes and dtypes it received (TypeError: body function carry input and "
+                            "carry output must have equal types); build the initial carry with the body's output "
+                            "shape and dtype"),
+                )),
+        Example("from jax import lax\ndef running(xs):\n"
+                "    return lax.scan(lambda acc, x: (x * 0.5, x), None, xs)[1]\n",
+                expected=(
+                    (3, 12, "the carry of lax.scan changes type in its body (it starts as `None` and the body "
+                            "returns a number or an array): the body must return the carry with the structure, "
+                            "shapes and dtypes it received (TypeError: body function carry input and carry output "
+                            "must have equal types); build the initial carry with the body's output shape and "
+                            "dtype"),
                 )),
     )
 
