@@ -494,6 +494,9 @@ class ModuleFacts:
                 return (iterated[0], True) if len(iterated) == 1 else None
             # `net(params, x)` where the module bound `net = Net(...)`, a class defined here: Net.__call__
             called = _object_method(self.classes_by_name, self.instances, caller, False, f.id, "__call__")
+            if called is None:  # `layer(x, n)` where the module bound `layer = Feature()`, a Keras layer here
+                called = _object_method(self.classes_by_name, self.instances, caller, False, f.id, "call")
+                called = called if called is not None and called.cls is not None and called.cls.keras else None
             if called is not None:
                 return called, True
             init = _plain_constructor(self.classes_by_name, f.id)
