@@ -468,6 +468,34 @@ NEW_CONTEXTS = (
             "    ds = tf.data.Dataset.from_tensors(x).map(features)\n    return next(iter(ds))\n",
             "return forward, ({x},)", compiled=False),
 )
+# The parameter-valued family (tfrecall33): a const sink's size ``n`` (DATA_INT's value, 4 on the probe input) is
+# a parameter instead of a value computed from the data: of the jit entry, of a Keras layer's ``call`` that the
+# jit entry hands its own argument, of a subclassed Model's ``call`` compiled as the entry (the oracle wraps the
+# model, as the held-out cases' ENTRY does); and, as negatives, of a layer's ``call`` that the jit entry passes a
+# static shape entry or a literal (Python ints: the trace bakes them in, nothing is an input value). Each context
+# names ``n`` in its signature; the sink's DATA_INT line is dropped.
+PARAM_LAYER = "class Feature(tf.keras.layers.Layer):\n    def call(self, h, n):\n{sink8}        return out\n\n\n"
+PARAM_CONTEXTS = (
+    Context("param_jit_arg", "{dec}\ndef forward(h, n):\n{sink4}    return out\n",
+            "return forward, ({x}, tf.constant(4))"),
+    Context("param_layer_arg", PARAM_LAYER + "layer = Feature()\n\n\n{dec}\ndef forward(x, n):\n"
+            "    return layer(x, n)\n", "return forward, ({x}, tf.constant(4))"),
+    Context("param_model_call",
+            "class FeatureModel(tf.keras.Model):\n    def call(self, h, n):\n{sink8}        return out\n",
+            "model = FeatureModel()\n    _KEEP.append(model)\n    return model, ({x}, tf.constant(4))"),
+    Context("param_layer_static", PARAM_LAYER + "layer = Feature()\n\n\n{dec}\ndef forward(x):\n"
+            "    return layer(x, x.shape[-1] - 2)\n", "return forward, ({x},)"),
+    Context("param_layer_literal", PARAM_LAYER + "layer = Feature()\n\n\n{dec}\ndef forward(x):\n"
+            "    return layer(x, 4)\n", "return forward, ({x},)"),
+)
+
+
+def param_sinks(all_sinks: list[Sink]) -> list[Sink]:
+    """The const sinks whose size is DATA_INT's ``n``, with that line dropped (the context passes ``n``)."""
+    return [Sink(s.name, s.family, s.api, s.code[len(DATA_INT):], s.core) for s in all_sinks
+            if s.family == "const" and s.code.startswith(DATA_INT) and ":gen" not in s.name]
+
+
 # no table fact: the compiler's label is the discovery
 CANDIDATES = ("nan_candidate", "empty_candidate", "int_edge_candidate")
 CORE_CONTEXTS = ("direct", "train_step")  # where every sink is probed; the core sinks go everywhere
@@ -519,6 +547,11 @@ def probes(only: str | None = None) -> dict[str, tuple[Sink, Context, str]]:
             if only and not re.search(only, name):
                 continue
             out[name] = (sink, ctx, render(sink, ctx))
+    for ctx in PARAM_CONTEXTS:
+        for sink in [NEUTRAL, *param_sinks(all_sinks)]:
+            name = f"{ctx.name}|{sink.name}"
+            if not only or re.search(only, name):
+                out[name] = (sink, ctx, render(sink, ctx))
     return out
 
 

@@ -332,6 +332,15 @@ class FunctionInfo:
         return self.why.startswith((_DECORATED, _WRAPPED))
 
     @property
+    def takes_program_inputs(self) -> bool:
+        """Its tensor arguments may be the compiled program's own inputs, whose values a size bakes
+        in: an explicit XLA entry (jit_compile=True, jax.jit), or a Keras method (a model's ``call``
+        is the program a compiled model runs, a functional model hands a layer's ``call`` its input
+        tensors). Measured on the held-out TF cases: a Keras ``call`` argument used as a size is
+        ``value_specialized`` like a jit entry's (docs/tfrecall33.md)."""
+        return self.jit_entry or self.keras_method
+
+    @property
     def compiled(self) -> bool:
         return self.certainty is Certainty.COMPILED
 
@@ -485,6 +494,9 @@ class ModuleFacts:
                 return (iterated[0], True) if len(iterated) == 1 else None
             # `net(params, x)` where the module bound `net = Net(...)`, a class defined here: Net.__call__
             called = _object_method(self.classes_by_name, self.instances, caller, False, f.id, "__call__")
+            if called is None:  # `layer(x, n)` where the module bound `layer = Feature()`, a Keras layer here
+                called = _object_method(self.classes_by_name, self.instances, caller, False, f.id, "call")
+                called = called if called is not None and called.cls is not None and called.cls.keras else None
             if called is not None:
                 return called, True
             init = _plain_constructor(self.classes_by_name, f.id)
