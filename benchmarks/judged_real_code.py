@@ -151,8 +151,8 @@ def lint(corpus: Corpus, directory: Path, preview: bool) -> tuple[list[Finding],
                            d["message"], _line_text(sources[rel], d["line"])))
     errors = [f"{Path(e['path']).resolve().relative_to(directory.resolve()).as_posix()}: {e['message']}"
               for e in report["errors"]]
-    # the CLI skips folders it excludes by default (build/, dist/, venv/ ...), which the manifest's lines and
-    # the PyTorch pass (every **/*.py) count: name them rather than drop them silently
+    # the CLI skips folders it excludes by default (build/, dist/, venv/ ...), which the manifest's lines count:
+    # name them rather than drop them silently
     for path in sorted(directory.rglob("*.py")):
         rel = path.relative_to(directory)
         skipped = next((part for part in rel.parts[:-1] if part in DEFAULT_EXCLUDE), None)

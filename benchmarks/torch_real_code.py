@@ -45,8 +45,9 @@ def lint_paths(paths: list[str], *, torch_xla: bool, preview: bool) -> list[tupl
     project pass over all of them), no cache, no .gitignore; returns (path, source, result) in the order of
     ``paths``."""
     settings = Settings(cache=False, respect_gitignore=False, torch_xla=torch_xla, preview=preview)
-    by_path = {f.path: f for f in check_paths(paths, settings).files}
-    return [(path, _read(path), by_path.get(path, FileResult(path))) for path in paths]
+    # the library names files relative to the working folder: match them by their resolved path
+    by_path = {Path(f.path).resolve(): f for f in check_paths(paths, settings).files}
+    return [(path, _read(path), by_path.get(Path(path).resolve(), FileResult(path))) for path in paths]
 
 
 def main(argv: list[str] | None = None) -> int:

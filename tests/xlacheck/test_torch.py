@@ -55,7 +55,8 @@ def train(model, loader, opt, log):
     ("log(loss.item())", "XLA350"),
     ("print(loss)", "XLA350"),
     ("log(float(loss))", "XLA350"),
-    ("log(loss.detach().cpu().tolist())", "XLA350"),  # (`.cpu().numpy()`: --preview evidence)
+    ("log(loss.detach().cpu().tolist())", "XLA350"),
+    ("log(loss.detach().cpu().numpy())", "XLA350"),
     ("logp = F.log_softmax(model(x), -1); keep = logp.argmax(-1) != 0; loss = loss + logp[keep].sum()", "XLA250"),
     ("loss = loss + torch.median(loss)", "XLA351"),
     ("loss = loss + torch.unique(y).float().sum()", "XLA250"),

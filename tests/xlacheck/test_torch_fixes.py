@@ -287,7 +287,8 @@ LOGGED_CASES = [
     "history.append(loss.item())",
     'writer.add_scalar("loss", loss.item(), step)',
     'history.append({"loss": float(loss), "step": step, "out": pred.sum(0).tolist()})',
-    'print("pred", pred.detach().cpu().round(decimals=4).tolist(), step)',  # (.cpu().numpy(): --preview only)
+    'print("pred", pred.detach().cpu().round(decimals=4).tolist(), step)',
+    'print("pred", pred.detach().cpu().numpy().round(4), step)',
     "print(loss)",
     "writer.ema = 0.9 * writer.ema + 0.1 * loss.item()",
     'writer.tags[step] = f"{loss.item():.5f}"',

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import sys
 import textwrap
 
 import pytest
@@ -56,7 +57,9 @@ def test_other_device_queries_decide_nothing() -> None:
     assert _found(MEL.format(test="torch.backends.mps.is_available(x)")) == [("XLA350", 14)]
 
 
-def test_the_mps_queries_are_false_here() -> None:
+@pytest.mark.skipif(sys.platform != "linux", reason="torch_xla ships Linux wheels only: the fact is Linux torch's")
+def test_the_mps_queries_are_false_on_linux_torch() -> None:
+    # the fact MPS_QUERIES rests on: where torch_xla installs (Linux), torch answers False to all three
     torch = pytest.importorskip("torch")
     assert not torch.backends.mps.is_available()
     assert not torch.backends.mps.is_built()
@@ -145,3 +148,46 @@ def test_numpy_after_a_move_proves_the_move_went_to_the_cpu() -> None:
     # `forces.to(self.cpu_device).numpy()` works only if the move went to the CPU: that move is the read
     assert _found(ADAPTER.format(read="to(self.cpu_device).numpy()")) == [("XLA350", 14)]
     assert _found(ADAPTER.format(read="to(self.cpu_device).float().numpy()")) == [("XLA350", 14)]
+
+
+def test_numpy_with_force_copies_an_xla_tensor() -> None:
+    # the host table swept numpy() without arguments; numpy(force=True) returns an XLA tensor's values
+    assert _found(ADAPTER.format(read="numpy(force=True)")) == [("XLA350", 14)]
+
+
+def test_a_dtype_only_move_is_no_move_to_the_cpu() -> None:
+    # .to(torch.float16) keeps the device: the .numpy() after it raises on XLA as .half().numpy() does
+    assert _found(ADAPTER.format(read="to(torch.float16).numpy()")) == []
+    assert _found(ADAPTER.format(read="to('cpu').numpy()")) == [("XLA350", 14)]
+
+
+BOUND = '''
+import torch
+from torch import nn
+
+
+class Sampler(nn.Module):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def decode(self, x):
+        for _ in range(10):
+            x = self.net(x)
+        return x
+
+    def post(self, x):
+        return x * 2
+
+    @torch.no_grad()
+    def sample(self, x):
+        fn = self.{method}
+        n = x.sum().item()
+        return fn(x[:, :int(n)])
+'''
+
+
+def test_a_name_bound_to_a_method_that_does_not_loop_hands_no_work_on() -> None:
+    # `fn = self.post` runs no decode loop: what comes before its call is not the set-up of a work loop
+    assert [c for c, _ in _found(BOUND.format(method="post"))] == ["XLA350"]
+    assert _found(BOUND.format(method="decode")) == []

@@ -205,3 +205,23 @@ def test_a_local_bound_twice_is_not_the_literal() -> None:
     assert bound("def f(self, x):\n    use = self.flag\n    def g():\n        nonlocal use\n") == {}
     assert bound("def f(self, use):\n    use = self.flag\n") == {}
     assert bound("def f(self, x):\n    use = self.other\n") == {}
+
+
+def test_an_instance_of_a_class_the_project_does_not_define_keeps_no_project_flag(tmp_path: Path) -> None:
+    """A flag is matched across classes by name: an object built by a call of no project class (a Hugging Face
+    config, ``AutoConfig.from_pretrained``) may hold any value under that name (lead review of this session)."""
+    held = TRAIN.replace("Wrapper(Net(dim=8))", "Wrapper(AutoConfig.from_pretrained('bert'))").replace(
+        "import torch_xla\n", "import torch_xla\nfrom transformers import AutoConfig\n")
+    _write(tmp_path / "passed", PROJECT | {"pkg/train.py": held})
+    assert _findings(tmp_path / "passed", "wrap.py") == [(12, "XLA250")]
+    stored = WRAP.replace("self.net = net", "self.net = AutoConfig.from_pretrained(net)").replace(
+        "import torch.nn as nn\n", "import torch.nn as nn\nfrom transformers import AutoConfig\n")
+    _write(tmp_path / "stored", PROJECT | {"pkg/wrap.py": stored})
+    assert _findings(tmp_path / "stored", "wrap.py") == [(13, "XLA250")]
+    # the copy form, `self.looped = net.looped`, with the instance handed in from a call of no project class
+    copy = WRAP.replace("self.net = net", "self.net = net\n        self.looped = net.looped").replace(
+        "if self.net.looped:", "if self.looped:")
+    _write(tmp_path / "copy", PROJECT | {"pkg/wrap.py": copy})
+    assert _findings(tmp_path / "copy", "wrap.py") == []
+    _write(tmp_path / "copy_foreign", PROJECT | {"pkg/wrap.py": copy, "pkg/train.py": held})
+    assert _findings(tmp_path / "copy_foreign", "wrap.py") == [(13, "XLA250")]

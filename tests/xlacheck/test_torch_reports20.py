@@ -18,7 +18,7 @@ from xlacheck.engine import check_source
 
 
 def _found(src: str, declared: bool = True) -> list[tuple[int, str]]:
-    # preview: XLA450 and XLA453 are behind --preview (below 90% true on real code); their facts are still tested
+    # preview: XLA450 and XLA453 run all but one path each behind --preview; their facts are still tested
     found = check_source(textwrap.dedent(src), "t.py", torch_xla=declared, preview=True).diagnostics
     return [(d.line, d.code) for d in found]
 

@@ -477,16 +477,9 @@ def _bound_once_to(fn: ast.FunctionDef | ast.AsyncFunctionDef, literals: Mapping
     a = fn.args
     params = {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []),
                               *([a.kwarg] if a.kwarg else [])]}
-    stores: dict[str, int] = {}
+    stores = binding_counts(fn)
     pairs: list[tuple[str, ast.expr]] = []
     for n in walk(fn):
-        names = [n.id] if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) else (
-            list(n.names) if isinstance(n, (ast.Global, ast.Nonlocal)) else [n.name] if isinstance(
-                n, ast.ExceptHandler) and n.name else [(x.asname or x.name).split(".")[0] for x in n.names]
-            if isinstance(n, (ast.Import, ast.ImportFrom)) else [n.name] if isinstance(
-                n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not fn else [])
-        for name in names:
-            stores[name] = stores.get(name, 0) + (2 if isinstance(n, (ast.Global, ast.Nonlocal)) else 1)
         if isinstance(n, ast.Assign) and len(n.targets) == 1:
             t, v = n.targets[0], n.value
             if isinstance(t, ast.Name):
@@ -516,14 +509,22 @@ def _literal_key(e: ast.expr) -> str | None:
     return None
 
 
-def binding_counts(tree: ast.Module) -> dict[str, int]:
-    """How many times the module binds each name anywhere (defs, classes, imports, stores): a helper read from its
-    body is known by its name only where the name is bound once."""
+def binding_counts(tree: ast.AST) -> dict[str, int]:
+    """How many times ``tree`` (a module, or a function with the functions nested in it) binds each name anywhere:
+    defs and classes inside it, imports, stores, ``except ... as`` names; a ``global``/``nonlocal`` declaration
+    counts twice (the name is bound elsewhere too). A helper read from its body is known by its name only where
+    the name is bound once."""
     bound: dict[str, int] = {}
     for n in walk(tree):
-        name = n.name if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else (
+        if isinstance(n, (ast.Global, ast.Nonlocal)):
+            for declared in n.names:
+                bound[declared] = bound.get(declared, 0) + 2
+            continue
+        defined = n if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not tree else None
+        name: str | None = defined.name if defined is not None else (
             n.asname or n.name.split(".")[0] if isinstance(n, ast.alias) else
-            n.id if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) else None)
+            n.id if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) else
+            n.name if isinstance(n, ast.ExceptHandler) and n.name else None)
         if name is not None:
             bound[name] = bound.get(name, 0) + 1
     return bound

@@ -1694,6 +1694,53 @@ def _held_by_self(e: ast.Attribute) -> str | None:
     return None
 
 
+def _holds_foreign(cls: ast.ClassDef, holder: str, texts: Sequence[tuple[str, str]],
+                   parse: Callable[[str], ast.Module | None], classes: Collection[str]) -> bool:
+    """Whether the object ``cls`` holds as ``self.<holder>`` (or takes as ``__init__`` parameter ``holder``) may be
+    of a class the project does not define: it is stored from a call of anything but a class of the project
+    (``self.config = AutoConfig.from_pretrained(name)``), or a project call of ``cls`` passes such a call for
+    the parameter it is stored from (``Backbone(AutoConfig.from_pretrained(name))``). Its attributes are then
+    no copy of a project class's flag (:func:`_kept_default` matches flags by name only)."""
+    def foreign(v: ast.expr) -> bool:
+        f = v.func if isinstance(v, ast.Call) else None
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+        return f is not None and name not in classes
+
+    init = next((f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and f.name == "__init__"), None)
+    params = [a.arg for a in init.args.args[1:]] if init is not None else []
+    sources = {holder} if holder in params else set()
+    for n in ast.walk(cls):
+        if isinstance(n, ast.Assign) and any(_self_attr_named(t, holder) for t in n.targets):
+            if foreign(n.value):
+                return True
+            if isinstance(n.value, ast.Name) and n.value.id in params:
+                sources.add(n.value.id)
+    if init is None or not sources:
+        return False
+    kwonly = {a.arg for a in init.args.kwonlyargs}
+    word = re.compile(r"(?<!\w)" + re.escape(cls.name) + r"(?!\w)")
+    for path, text in texts:
+        tree = parse(path) if path.endswith(".py") and word.search(text) else None
+        for c in _all_nodes(tree) if tree is not None else ():
+            if not (isinstance(c, ast.Call) and (c.func.id if isinstance(c.func, ast.Name) else c.func.attr
+                                                  if isinstance(c.func, ast.Attribute) else None) == cls.name):
+                continue
+            for name in sources:
+                i = params.index(name) if name in params else -1
+                given = [k.value for k in c.keywords if k.arg == name] or (
+                    [c.args[i]] if 0 <= i < len(c.args) and name not in kwonly
+                    and not any(isinstance(a, ast.Starred) for a in c.args[:i + 1]) else [])
+                if any(foreign(g) for g in given):
+                    return True
+    return False
+
+
+def _project_classes(texts: Sequence[tuple[str, str]]) -> frozenset[str]:
+    """The names of the classes the project's files define (read from their text)."""
+    return frozenset(m.group(1) for _, t in texts for m in re.finditer(r"(?m)^[ \t]*class[ \t]+(\w+)", t))
+
+
 def _kept_default(flag: str, texts: Sequence[tuple[str, str]],
                   parse: Callable[[str], ast.Module | None]) -> tuple[bool, object]:
     """(True, value) when some class of the project keeps parameter ``flag`` as ``self.flag = flag``
@@ -1816,10 +1863,19 @@ def _unset(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[s
     held: dict[int, str] = {}  # id of a `self.net.flag` an `if` test of the file reads -> "self.net.flag"
     defaults: dict[str, tuple[bool, object]] = {}
 
-    def held_flags(f: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, object]:
+    classes: frozenset[str] | None = None
+
+    def project_classes() -> frozenset[str]:
+        nonlocal classes
+        if classes is None:
+            classes = _project_classes(texts)
+        return classes
+
+    def held_flags(cls: ast.ClassDef, f: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, object]:
         out: dict[str, object] = {}
         for n in ast.walk(f):
-            if id(n) in held and isinstance(n, ast.Attribute) and unset(n.attr):
+            if id(n) in held and isinstance(n, ast.Attribute) and unset(n.attr) \
+                    and not _holds_foreign(cls, held[id(n)].split(".")[1], texts, parse, project_classes()):
                 if n.attr not in defaults:
                     defaults[n.attr] = _kept_default(n.attr, texts, parse)
                 if defaults[n.attr][0]:
@@ -1862,13 +1918,15 @@ def _unset(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[s
                 for a in ast.walk(init):  # `self.flag = net.flag`: the copy the instance handed in keeps
                     if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.value, ast.Attribute) \
                             and _self_attr_named(a.targets[0], flag := a.value.attr) \
-                            and id(a.targets[0]) in _self_copies(s, flag) and unset(flag):
+                            and id(a.targets[0]) in _self_copies(s, flag) and unset(flag) \
+                            and not (isinstance(a.value.value, ast.Name) and _holds_foreign(
+                                s, a.value.value.id, texts, parse, project_classes())):
                         if flag not in defaults:
                             defaults[flag] = _kept_default(flag, texts, parse)
                         if defaults[flag][0]:
                             copies[f"self.{flag}"] = defaults[flag][1]
             for f in methods:
-                known = {**copies, **held_flags(f), **falsy_params(f)}
+                known = {**copies, **held_flags(s, f), **falsy_params(f)}
                 if known:
                     found_here[f"{s.name}.{f.name}"] = known
         if found_here:

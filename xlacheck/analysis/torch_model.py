@@ -1526,7 +1526,7 @@ class _Builder:
         # a loop of torch ops alone over a dict of inputs is no such work)
         looping = [m for m in methods if any(any(_rooted_at_self(c.func) for c in _calls_in(loop))
                                              for loop in _own_loops(m.body))]
-        dynamic = _dynamic_self_methods(node, {m.name for m in methods})
+        dynamic = _dynamic_self_methods(node, {m.name for m in looping})
         calls = [c for c in _calls_in(node) if looping and (
             isinstance(c.func, ast.Name) and c.func.id in dynamic
             or _rooted_at_self(c.func) and isinstance(c.func, ast.Attribute)
@@ -2551,15 +2551,13 @@ def _after_last(body: list[ast.stmt], last: int, loops: list[ast.For | ast.While
 def _dynamic_self_methods(node: ast.AST, methods: Collection[str] = ()) -> set[str]:
     """Names ``node`` binds to a method of its own object looked up by name (``getattr(type(self), name)``,
     ``getattr(self, name)``), or to a bound method of it: ``self.m`` for a method ``m`` of ``methods`` (the
-    class's), or a conditional expression of such arms (naturalspeech2's ``sample_fn = self.ddpm_sample if not
+    class's methods that loop, in :meth:`_phases`), or a conditional expression of such arms (naturalspeech2's ``sample_fn = self.ddpm_sample if not
     self.use_ddim else self.ddim_sample``). A call of one runs one of the class's methods; a name bound more
     than once is left out of the latter."""
     out: set[str] = set()
     methods_bound: set[str] = set()
-    bound: dict[str, int] = {}
+    bound = binding_counts(node)
     for n in walk(node):
-        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
-            bound[n.id] = bound.get(n.id, 0) + 1
         if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
             continue
         if isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
@@ -3992,6 +3990,18 @@ def _dict_values(value: ast.expr | None, w: _Walker) -> bool:
 def moves_off_cpu(c: ast.Call) -> bool:
     """``t.to(...)`` names a device that is not the CPU (``.to(torch.float16)`` keeps the device)."""
     return names_off_cpu([*c.args, *(k.value for k in c.keywords if k.arg in ("device", None))])
+
+
+def names_device(c: ast.Call) -> bool:
+    """``t.to(...)`` names a device, the CPU included: a positional argument or ``device=`` that is not None
+    and not a dtype (``.to(torch.float16)`` keeps the device; an unknown value may be a device or a tensor)."""
+    for a in [*c.args, *(k.value for k in c.keywords if k.arg in ("device", None))]:
+        if isinstance(a, ast.Constant) and a.value is None:
+            continue
+        if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "torch":
+            continue  # torch.float16, torch.long: a dtype
+        return True
+    return False
 
 
 def names_off_cpu(values: Iterable[ast.expr]) -> bool:

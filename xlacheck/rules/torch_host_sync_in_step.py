@@ -20,6 +20,7 @@ from xlacheck.analysis.torch_model import (
     built_from,
     host_table,
     multi_axis_of_batch,
+    names_device,
     once_per_run,
     op_table,
 )
@@ -93,11 +94,15 @@ def _raising_methods() -> frozenset[str]:
 
 
 def _moved_by_to(recv: ast.expr) -> bool:
-    """``recv`` (through tensor methods) is a ``.to(...)``/``.type(...)`` with arguments: a move whose target the
-    raising method called on it proves to be the CPU (``forces.to(self.cpu_device).numpy()``), so that move is the
-    read, reported at the method as before."""
+    """``recv`` (through tensor methods) is a ``.to(...)`` that names a device (:func:`names_device`; a dtype alone
+    keeps the device) or a ``.type("torch.FloatTensor")`` with a tensor type name: a move whose target the raising
+    method called on it proves to be the CPU (``forces.to(self.cpu_device).numpy()``), so that move is the read,
+    reported at the method as before."""
     while isinstance(recv, ast.Call) and isinstance(recv.func, ast.Attribute):
-        if recv.func.attr in ("to", "type") and (recv.args or recv.keywords):
+        if recv.func.attr == "to" and names_device(recv):
+            return True
+        if recv.func.attr == "type" and recv.args and isinstance(recv.args[0], ast.Constant) \
+                and isinstance(recv.args[0].value, str):
             return True
         recv = recv.func.value
     return False
@@ -107,7 +112,8 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
     """Every proven host read of an XLA tensor in step code: (node, what). A tensor known to be on the
     CPU (an item of a plain DataLoader, not moved: ``CPU``) is read without running the graph; a method that
     raises on an XLA tensor (:func:`_raising_methods`: ``.numpy()``) reads none, unless it follows a ``.to(...)``
-    whose target it proves to be the CPU (:func:`_moved_by_to`)."""
+    whose target it proves to be the CPU (:func:`_moved_by_to`) or is called with keywords the table's sweep did not
+    try (``t.numpy(force=True)`` copies an XLA tensor to the host)."""
     out: list[tuple[ast.AST, str]] = []
     printed: set[int] = set()  # f-strings already reported through their print()
     raising = _raising_methods()
@@ -115,7 +121,7 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
         if isinstance(node, ast.Call):
             f = node.func
             if isinstance(f, ast.Attribute) and f.attr in _READ_METHODS and not node.args \
-                    and (f.attr not in raising or _moved_by_to(f.value)):
+                    and (f.attr not in raising or node.keywords or _moved_by_to(f.value)):
                 recv = torch.of(f.value)
                 # on a module's output these prove a tensor too: no tuple, dict or ModelOutput has them
                 if recv & CPU:
@@ -692,8 +698,9 @@ class TorchHostSyncInStep(ModuleRule):
     without `device=` in a file that sets no default device, moved with `.to("cpu")`, and what
     torch ops compute from them alone), `t.numpy()` itself (the host table's sweep measured it
     raising on an XLA tensor, "Use Tensor.cpu() to copy the tensor to host memory first": code that
-    calls it and runs holds a CPU tensor there; after `.to(d)` it proves that move went to the CPU
-    and is reported as its read; `t.cpu().numpy()` is the `.cpu()`'s read),
+    calls it and runs holds a CPU tensor there; after a `.to(d)` that names a device it proves that
+    move went to the CPU and is reported as its read; `t.cpu().numpy()` is the `.cpu()`'s read;
+    `t.numpy(force=True)` copies an XLA tensor and is a read),
     reads in a `raise` statement or an `assert` message (an
     error path) or in a block that ends the run (`print(loss.item()); sys.exit(1)` after a check
     fired; the check itself is flagged: these are set aside, and `--show-set-aside` lists them with
@@ -1389,7 +1396,7 @@ class TorchHostSyncInStep(ModuleRule):
                             "positions)"),
                 )),
         # the same read of a float image (no 8-bit pixels): a value a step may still compute with (the copy is
-        # scaled on the host before its conversion: `x.cpu().numpy()` itself is --preview evidence, _to_numpy)
+        # scaled on the host before its conversion; the `.cpu()` is the read)
         Example("import numpy as np\nimport torch\n\n@torch.no_grad()\ndef to_image(model, z):\n"
                 "    x = torch.tanh(model(z))\n"
                 "    return (x.cpu() * 127.5 + 128).clamp(0, 255).float().numpy()\n",

@@ -601,7 +601,9 @@ class TorchOpWithoutLowering(ModuleRule):
     `F.embedding_bag(mode="mean")`); the finding is on the constructor. Module wrappers probed
     around an `nn.Linear` (`weight_norm`, `parametrizations.weight_norm` ->
     `aten::_weight_norm_interface`; `parametrizations.spectral_norm`, `orthogonal`) are flagged
-    where such a class wraps a layer.
+    where such a class wraps a layer. Not in set-up that runs once per call, not per step (the
+    analysis model's `setup`): the statements of a declared no_grad function before its work loop
+    (a sampler's input pre-processing), a cache built lazily, and what only such code calls.
 
     ## Why is this bad?
     An op without a lowering runs on the CPU: its inputs are copied from the device, the op runs

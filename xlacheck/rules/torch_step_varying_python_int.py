@@ -306,7 +306,8 @@ class TorchStepVaryingPythonInt(ModuleRule):
     that is the batch's first dimension, which changes only at a smaller last batch (the recompile
     table's `batch_dim`; whether there is one depends on the data set's length: XLA451).
     By default only the attribute that step code counts up is reported (`sigmas[self.step_index]`,
-    `ids[:, self.cur_len]`); every other path needs `--preview` (below 90% true findings on judged
+    `ids[:, self.cur_len]`, `for _ in range(self.step)`: an index, slice bound, size or loop trip
+    count); every other path needs `--preview` (below 90% true findings on judged
     real code: random draws among a few values, loop counters of host-side loops).
 
     ## Why is this bad?
