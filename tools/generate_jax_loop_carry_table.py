@@ -111,7 +111,7 @@ def build_probes() -> list[Probe]:  # noqa: PLR0915 - one flat list of probes re
 
     @probe("shape.vector_then_column", "fori_loop", "jnp.zeros(4)", "c[:, None] + v[i][:, None]")
     def _() -> Any:
-        return lambda v: lax.fori_loop(0, 3, lambda i, c: c[:, None] + v[i][:, None], jnp.zeros(4))
+        return lambda v: lax.fori_loop(0, 3, lambda i, c: c[:, None] + v[i][:, None], jnp.zeros(4))  # noqa: XLA330
 
     @probe("shape.vector_then_scalar", "fori_loop", "jnp.zeros(4)", "jnp.sum(c + v[i])")
     def _() -> Any:

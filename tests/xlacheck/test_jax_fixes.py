@@ -2030,7 +2030,8 @@ def test_a_tested_bool_of_a_tracer_becomes_lax_cond_and_the_jitted_caller_matche
 _ARRAY_SHAPES = {
     "named_target_of_resize": (
         "SCALE = 2\n\n\n@jax.jit\ndef up(images):\n    b, h, w, c = images.shape\n"
-        "    target = jnp.array([b, h * SCALE, w * SCALE, c])\n    return jax.image.resize(images, target, 'nearest')\n",
+        "    target = jnp.array([b, h * SCALE, w * SCALE, c])\n"
+        "    return jax.image.resize(images, target, 'nearest')\n",
         "jax.image.resize", "    target = (b, h * SCALE, w * SCALE, c)\n"),
     "inline_shape_of_zeros": (
         "@jax.jit\ndef pad(x):\n    return x.sum() + jnp.zeros(jnp.asarray([x.shape[0], 3], dtype=jnp.int32))\n",

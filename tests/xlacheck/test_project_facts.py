@@ -419,6 +419,7 @@ def test_a_tests_keras_model_is_no_evidence_that_the_library_is_compiled(tmp_pat
     write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model_test.py": MODEL})
     assert findings(run()) == []
     # a test that compiles the helper explicitly does say it
-    jitted = "import tensorflow as tf\nfrom pkg.losses import focal_loss\n\nrun = tf.function(focal_loss, jit_compile=True)\n"
+    jitted = ("import tensorflow as tf\nfrom pkg.losses import focal_loss\n\n"
+              "run = tf.function(focal_loss, jit_compile=True)\n")
     write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model_test.py": jitted})
     assert [(p, line, code) for p, line, code, _ in findings(run())] == [("pkg/losses.py", 6, "XLA205")]

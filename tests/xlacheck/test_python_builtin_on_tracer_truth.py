@@ -18,6 +18,7 @@ from xlacheck.rules.python_builtin_on_tracer import PythonBuiltinOnTracer  # noq
 _INVALID_CALLS = {
     0: ("step", lambda: (jax.numpy.arange(1.0, 4.0),)),
     1: ("run", lambda: (jax.numpy.arange(1.0, 4.0),)),
+    2: ("clip", lambda: (jax.numpy.arange(1.0, 4.0),)),
 }
 _VALID_CALLS = {
     0: ("f", lambda: (jax.numpy.arange(1.0, 4.0),)),

@@ -332,15 +332,6 @@ class FunctionInfo:
         return self.why.startswith((_DECORATED, _WRAPPED))
 
     @property
-    def takes_program_inputs(self) -> bool:
-        """Its tensor arguments may be the compiled program's own inputs, whose values a size bakes
-        in: an explicit XLA entry (jit_compile=True, jax.jit), or a Keras method (a model's ``call``
-        is the program a compiled model runs, a functional model hands a layer's ``call`` its input
-        tensors). Measured on the held-out TF cases: a Keras ``call`` argument used as a size is
-        ``value_specialized`` like a jit entry's (docs/tfrecall33.md)."""
-        return self.jit_entry or self.keras_method
-
-    @property
     def compiled(self) -> bool:
         return self.certainty is Certainty.COMPILED
 

@@ -375,13 +375,9 @@ class CarryModel:
             name = self.resolve(e.func)
             full = canonical(name) if name is not None else None
             if full in _FILLED and e.args:
-                shape = e.args[0]
-                if isinstance(shape, (ast.Tuple, ast.List)):
-                    return len(shape.elts)
-                if isinstance(shape, ast.Constant) and isinstance(shape.value, int) \
-                        and not isinstance(shape.value, bool):
-                    return 1
-                return 0
+                # (a starred part, `(*batch, 4)`, may be empty: the parts around it are the least rank)
+                rank = _shape_rank(e.args[0], exact=False)
+                return 0 if rank is None else rank
             if full is not None and full in JAX_SHAPE_PRESERVING and e.args:
                 return self._min_rank(self._follow(e.args[0], env, depth + 1), depth + 1)
             if name is None and isinstance(e.func, ast.Attribute) and e.func.attr in ("astype", "clip", "round"):
@@ -416,9 +412,16 @@ def _filled_rank(init: ast.expr, resolve: Resolve) -> int | None:
     name = resolve(init.func)
     if name is None or canonical(name) not in _FILLED:
         return None
-    shape = init.args[0]
-    if isinstance(shape, (ast.Tuple, ast.List)) and not any(isinstance(x, ast.Starred) for x in shape.elts):
-        return len(shape.elts)
+    return _shape_rank(init.args[0], exact=True)
+
+
+def _shape_rank(shape: ast.expr, *, exact: bool) -> int | None:
+    """The rank a literal ``shape`` argument gives a filled array: a tuple or list's length (its parts but the
+    starred ones, which may be empty, unless ``exact``: then a starred part makes it unknown), 1 for an int;
+    None when it is no literal shape."""
+    if isinstance(shape, (ast.Tuple, ast.List)):
+        starred = sum(isinstance(x, ast.Starred) for x in shape.elts)
+        return None if starred and exact else len(shape.elts) - starred
     if isinstance(shape, ast.Constant) and isinstance(shape.value, int) and not isinstance(shape.value, bool):
         return 1
     return None

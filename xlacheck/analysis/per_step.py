@@ -135,7 +135,9 @@ def reached_per_step(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFuncti
     """The project shows that ``func`` runs again and again: this file calls it in a loop that repeats
     Python code, directly or through its callers (:func:`repeats`), or over data its caller receives
     (:func:`called_over_data`), it is a method called per item by its role (:func:`per_batch_method`),
-    or another module of the project calls it in a loop (``facts.caller_loops``, from the project pass).
+    or another module of the project calls it in a loop passing a value that changes every iteration
+    (``facts.caller_loops``, from the project pass, which reads only files that import a framework; a loop
+    of another file that passes the same values every time is not seen).
     Where no caller is in view (a helper another file calls, or nothing calls) this is False: a function
     that builds a compiled function is a one-off driver or set-up step as often as a per-step helper, so
     the builder is "rebuilt per step" only where it is seen reached per step (XLA404)."""

@@ -439,17 +439,22 @@ BREAK_MASKED = ("every iteration runs, also after the one that stopped (its valu
 
 def _jax_calls_only(src: Source, jax: str, stmts: list[ast.stmt]) -> str | None:
     """None when every call in ``stmts`` is reached through a JAX module name (``jax.*``, ``jnp.*``,
-    ``lax.*`` as this file imports them) or is a builtin without side effects; else the first other
+    ``lax.*`` as this file imports them), is a pure array method (``x.max()``) of a value that is no imported
+    name, or is a builtin without side effects; else the first other
     callee, whose Python side effects would run once, while tracing, not once per iteration."""
     from xlacheck.rewrites._framework import Frameworks
 
     names = {name for name, fw in Frameworks(src).names.items() if fw == "jax"} | {jax}
+    # names the file imports (`np`, `math`, `tf`): `np.dot(x)` is a module's function, not an array's method
+    imported = {(a.asname or a.name).split(".")[0] for n in ast.walk(src.tree)
+                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
     for stmt in stmts:
         for sub in ast.walk(stmt):
             if not isinstance(sub, ast.Call):
                 continue
             if isinstance(sub.func, ast.Attribute) and sub.func.attr in _PURE_ARRAY_METHODS \
-                    and isinstance(sub.func.value, (ast.Name, ast.Subscript, ast.Call, ast.BinOp)):
+                    and isinstance(sub.func.value, (ast.Name, ast.Subscript, ast.Call, ast.BinOp)) \
+                    and not (isinstance(sub.func.value, ast.Name) and sub.func.value.id in imported):
                 continue  # `x.max()`: a method of a JAX array, computed like jnp.max(x); its receiver is walked
             root = sub.func
             while isinstance(root, ast.Attribute):

@@ -1,5 +1,6 @@
-"""A reduction of a prefix cut by a tensor length (XLA205) -> the reduction of the whole tensor with
-the positions past the bound masked.
+"""A reduction of a prefix, suffix or window cut by tensor bounds (XLA205) -> the reduction of the
+whole tensor with the positions outside the cut masked (fixes33 added suffixes ``x[k:]`` and windows
+``x[a:b]``: the mask is ``a <= i < b``, and a mean divides by the count of kept positions).
 
 ``tf.reduce_sum(E, axis=k)`` where every tensor ``E`` reads is the same prefix ``x[:, :n]`` (``n``
 from tensor values, on axis ``k``: ``k`` leading ``:``), and ``E`` is elementwise (``+ - * / **``,
@@ -70,13 +71,6 @@ def window(node: ast.AST) -> Cut | None:
             isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub) for b in (lower, cut.upper)):
         return None
     return k, lower, cut.upper
-
-
-def prefix(node: ast.AST) -> tuple[int, ast.expr] | None:
-    """(axis ``k``, bound ``n``) of a prefix ``x[:n]``, ``x[:, :n]``, ``x[:, 0:n, :]`` (:func:`window`
-    without a lower bound); None for any other subscript."""
-    cut = window(node)
-    return None if cut is None or cut[1] is not None or cut[2] is None else (cut[0], cut[2])
 
 
 def _leaves(src: Source, node: ast.expr, found: list[ast.expr], named: str | None = None) -> bool:

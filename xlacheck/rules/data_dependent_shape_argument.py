@@ -92,7 +92,8 @@ class DataDependentShapeArgument(Rule):
     `x[:, :n]`, when they come from a reduction, a random draw, a staged loop variable (a
     `for i in tf.range(...)` counter, a `tf.while_loop` body's or condition's loop variables, the
     element a `tf.map_fn`/`tf.vectorized_map`/`tf.scan` function gets, what such a loop returns)
-    or (in a jit entry point or a Keras method, whose tensors are the compiled program's inputs)
+    or (in a jit entry point; a Keras `call()` argument may be a Python number, which Keras passes
+    unchanged: unknown, not a tensor)
     an argument value (also a shape scaled by one: `tf.shape(x)[1:3] * zoom`).
     Sizes from `tf.shape`/`shape_list`/`x.shape` are fine and not flagged. Arguments the table
     records as Python-only (`py_args`: tracing raises once they are tensors) are flagged when a
@@ -157,8 +158,9 @@ class DataDependentShapeArgument(Rule):
     and masks every step here, inf/NaN past `n` reach the weight gradients as NaN, and `n == 0`
     returns the initial state's output where the original raises.
     `tf.reduce_sum/max/min(E, axis=k)` (or of every entry) and `tf.reduce_mean(E, axis=k)`, `E`
-    elementwise in one prefix `x[:, :n]` cut on axis `k` (and numbers), reduce the whole tensors with
-    the positions from `n` on masked by `tf.where` (0, -inf, inf; a mean divides by `min(n, T)`),
+    elementwise in one prefix `x[:, :n]`, suffix `x[:, k0:]` or window `x[:, a:b]` cut on axis `k`
+    (and numbers), reduce the whole tensors with the positions outside the cut masked by `tf.where`
+    (0, -inf, inf; a mean divides by the number of kept positions),
     also through a name bound once to the prefix and read only by such reductions (`h = x[:, :n]`).
     Unsafe: a negative `n` counts from the end in the slice only, a non-finite derivative at a
     masked position gives a NaN gradient, the sum runs in another order, max/min need a float
@@ -224,7 +226,8 @@ class DataDependentShapeArgument(Rule):
                 "        return tf.reshape(x, (batch, -1, self.d_model))\n"),
         # a layer's call argument that its caller in the file sets from a static shape
         Example("import tensorflow as tf\nclass Crop(tf.keras.layers.Layer):\n    def call(self, x, n):\n"
-                "        return x[:, :n]\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+                "        return x[:, :n]\nclass M(tf.keras.Model):\n"
+                "    def __init__(self):\n        super().__init__()\n"
                 "        self.crop = Crop()\n    def call(self, x):\n        return self.crop(x, x.shape[1] // 2)\n"),
     )
 
@@ -338,19 +341,10 @@ class DataDependentShapeArgument(Rule):
                             'this fails to compile or recompiles for every value; use a static size (config '
                             'constant, x.shape) or pad to a fixed bound (compiled: Keras call() at line 6)'),
                 )),
-        # a Keras call argument is an input of the compiled program (tensorflow#36963: a scale tensor)
-        Example("import tensorflow as tf\nclass Zoom(tf.keras.layers.Layer):\n    def call(self, images, zoom):\n"
-                "        hw = tf.cast(tf.shape(images)[1:3], tf.float32)\n"
-                "        return tf.image.resize(images, tf.cast(hw * zoom, tf.int32))\n",
-                expected=(
-                    (5, 16, '`size` of tf.image.resize is computed from tensor values: XLA needs it at compile time, '
-                            'so this fails to compile or recompiles for every value; use a static size (config '
-                            'constant, x.shape) or pad to a fixed bound (compiled: Keras call() at line 3)'),
-                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
-        entry = ctx.function.takes_program_inputs
+        entry = ctx.function.jit_entry
         if isinstance(node, ast.Subscript):
             if not ctx.function.jax:  # JAX: XLA207's slice check (jax.jit neither bounds nor specializes)
                 self._slice(node, ctx, entry)

@@ -195,7 +195,8 @@ class LaxBranchOutputMismatch(ModuleRule):
                 "    return lax.cond(needs_crop, lambda: clip[:, 1:-1], lambda: clip)\n",
                 fixed="import functools\nimport jax\nfrom jax import lax\n"
                       "@functools.partial(jax.jit, static_argnames=(\"needs_crop\",))\ndef crop(clip, needs_crop):\n"
-                      "    clip = clip / 255.0\n    return ((lambda: clip[:, 1:-1]) if needs_crop else (lambda: clip))()\n",
+                      "    clip = clip / 255.0\n"
+                      "    return ((lambda: clip[:, 1:-1]) if needs_crop else (lambda: clip))()\n",
                 expected=(
                     (6, 12, 'branches of lax.cond return different forms (true_fun / false_fun: `clip` cut shorter on '
                             'axis 1 / rank of `clip`): every branch must return the same structure, shapes and dtypes '

@@ -81,7 +81,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
     another module calls it in a loop. Where no caller is in view (a helper another file calls, or
     that nothing calls) it is reported only with `--preview`: on real code those were one-off
     set-up steps and barriers (brax's `synchronize_hosts()`) as often as per-step helpers; one
-    this file calls only outside loops and compiled code (a dry run) is never flagged. A loop over a
+    this file calls only outside loops and compiled code (a dry run) is never flagged; one whose
+    every call sits under an `if` that does not also hold the creation (`if fast: f(x)`, an option
+    a caller may never set) is reported only with `--preview`. A loop over a
     display of one item (`for t in [0.5]`) runs once and is no loop. A function that reuses its
     tf.function in a loop (a driver) and that this file
     calls in a loop is flagged; where the tf.function is built from the call's own state (a model
@@ -1385,6 +1387,7 @@ def _one_program_per_item(index: ModuleIndex, node: ast.AST) -> bool:
         return False  # every loop around it must run over configurations
     loop = fors[-1]  # the outermost loop
     item = {n.id for lp in fors for n in ast.walk(lp.target) if isinstance(n, ast.Name)}
+    targets = frozenset(item)  # the configurations themselves: Python values, unlike what the body derives
     body = [n for st in loop.body for n in ast.walk(st)]
     changed = True
     while changed:  # names the loop body binds from the item: assignments (also unpacked) and defs
@@ -1405,8 +1408,9 @@ def _one_program_per_item(index: ModuleIndex, node: ast.AST) -> bool:
     made = node.args[0] if isinstance(node, ast.Call) and node.args else node
     if isinstance(made, ast.Name) and made.id in item or not isinstance(made, ast.Name) and _free_names(made) & item:
         return True
-    # or the loop calls it with the item as an argument (`advance(rhs, sc_name)` for each scalar name): a
-    # tf.function traces once per new Python value, so each item has its own program wherever it is built
+    # or the loop calls it with the item itself as an argument (`advance(rhs, sc_name)` for each scalar name): a
+    # tf.function traces once per new Python value, so each item has its own program wherever it is built (a
+    # value the body derives from the item may be a tensor, `tf.convert_to_tensor(data[name])`: one program)
     parent = index.parent(node)
     local = node.name if isinstance(node, ast.FunctionDef) else parent.targets[0].id if isinstance(
         parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name) else None
@@ -1414,5 +1418,5 @@ def _one_program_per_item(index: ModuleIndex, node: ast.AST) -> bool:
         d.func if isinstance(d, ast.Call) else d for d in getattr(node, "decorator_list", ())]
     return local is not None and any(index.aliases.resolve(c) in _TF_FUNCTION for c in compilers) and any(
         isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == local
-        and any(isinstance(v, ast.Name) and v.id in item for a in [*n.args, *(k.value for k in n.keywords)]
-                for v in ast.walk(a)) for n in body)
+        and any(isinstance(a, ast.Name) and a.id in targets for a in [*n.args, *(k.value for k in n.keywords)])
+        for n in body)
