@@ -2551,9 +2551,9 @@ def _after_last(body: list[ast.stmt], last: int, loops: list[ast.For | ast.While
 def _dynamic_self_methods(node: ast.AST, methods: Collection[str] = ()) -> set[str]:
     """Names ``node`` binds to a method of its own object looked up by name (``getattr(type(self), name)``,
     ``getattr(self, name)``), or to a bound method of it: ``self.m`` for a method ``m`` of ``methods`` (the
-    class's methods that loop, in :meth:`_phases`), or a conditional expression of such arms (naturalspeech2's ``sample_fn = self.ddpm_sample if not
-    self.use_ddim else self.ddim_sample``). A call of one runs one of the class's methods; a name bound more
-    than once is left out of the latter."""
+    class's methods that loop, in :meth:`_phases`), or a conditional expression of such arms (naturalspeech2's
+    ``sample_fn = self.ddpm_sample if not self.use_ddim else self.ddim_sample``). A call of one runs one of the
+    class's methods; a name bound more than once is left out of the latter."""
     out: set[str] = set()
     methods_bound: set[str] = set()
     bound = binding_counts(node)
