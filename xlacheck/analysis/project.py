@@ -1702,9 +1702,7 @@ def _holds_foreign(cls: ast.ClassDef, holder: str, texts: Sequence[tuple[str, st
     the parameter it is stored from (``Backbone(AutoConfig.from_pretrained(name))``). Its attributes are then
     no copy of a project class's flag (:func:`_kept_default` matches flags by name only)."""
     def foreign(v: ast.expr) -> bool:
-        f = v.func if isinstance(v, ast.Call) else None
-        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
-        return f is not None and name not in classes
+        return isinstance(v, ast.Call) and _callee_name(v) not in classes
 
     init = next((f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
                  and f.name == "__init__"), None)
@@ -1723,8 +1721,7 @@ def _holds_foreign(cls: ast.ClassDef, holder: str, texts: Sequence[tuple[str, st
     for path, text in texts:
         tree = parse(path) if path.endswith(".py") and word.search(text) else None
         for c in _all_nodes(tree) if tree is not None else ():
-            if not (isinstance(c, ast.Call) and (c.func.id if isinstance(c.func, ast.Name) else c.func.attr
-                                                  if isinstance(c.func, ast.Attribute) else None) == cls.name):
+            if not (isinstance(c, ast.Call) and _callee_name(c) == cls.name):
                 continue
             for name in sources:
                 i = params.index(name) if name in params else -1
@@ -1734,6 +1731,11 @@ def _holds_foreign(cls: ast.ClassDef, holder: str, texts: Sequence[tuple[str, st
                 if any(foreign(g) for g in given):
                     return True
     return False
+
+
+def _callee_name(c: ast.Call) -> str | None:
+    """The name a call spells last: ``f`` of ``f(...)`` and of ``mod.f(...)``; None for any other callee."""
+    return c.func.id if isinstance(c.func, ast.Name) else c.func.attr if isinstance(c.func, ast.Attribute) else None
 
 
 def _project_classes(texts: Sequence[tuple[str, str]]) -> frozenset[str]:
@@ -1871,11 +1873,19 @@ def _unset(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[s
             classes = _project_classes(texts)
         return classes
 
+    foreign: dict[tuple[int, str], bool] = {}  # (id of a class, holder) -> _holds_foreign, each scanned once
+
+    def holds_foreign(cls: ast.ClassDef, holder: str) -> bool:
+        key = (id(cls), holder)
+        if key not in foreign:
+            foreign[key] = _holds_foreign(cls, holder, texts, parse, project_classes())
+        return foreign[key]
+
     def held_flags(cls: ast.ClassDef, f: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, object]:
         out: dict[str, object] = {}
         for n in ast.walk(f):
             if id(n) in held and isinstance(n, ast.Attribute) and unset(n.attr) \
-                    and not _holds_foreign(cls, held[id(n)].split(".")[1], texts, parse, project_classes()):
+                    and not holds_foreign(cls, held[id(n)].split(".")[1]):
                 if n.attr not in defaults:
                     defaults[n.attr] = _kept_default(n.attr, texts, parse)
                 if defaults[n.attr][0]:
@@ -1919,8 +1929,7 @@ def _unset(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[s
                     if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.value, ast.Attribute) \
                             and _self_attr_named(a.targets[0], flag := a.value.attr) \
                             and id(a.targets[0]) in _self_copies(s, flag) and unset(flag) \
-                            and not (isinstance(a.value.value, ast.Name) and _holds_foreign(
-                                s, a.value.value.id, texts, parse, project_classes())):
+                            and not (isinstance(a.value.value, ast.Name) and holds_foreign(s, a.value.value.id)):
                         if flag not in defaults:
                             defaults[flag] = _kept_default(flag, texts, parse)
                         if defaults[flag][0]:

@@ -3989,19 +3989,25 @@ def _dict_values(value: ast.expr | None, w: _Walker) -> bool:
 
 def moves_off_cpu(c: ast.Call) -> bool:
     """``t.to(...)`` names a device that is not the CPU (``.to(torch.float16)`` keeps the device)."""
-    return names_off_cpu([*c.args, *(k.value for k in c.keywords if k.arg in ("device", None))])
+    return names_off_cpu(_device_arguments(c))
 
 
 def names_device(c: ast.Call) -> bool:
     """``t.to(...)`` names a device, the CPU included: a positional argument or ``device=`` that is not None
     and not a dtype (``.to(torch.float16)`` keeps the device; an unknown value may be a device or a tensor)."""
-    for a in [*c.args, *(k.value for k in c.keywords if k.arg in ("device", None))]:
-        if isinstance(a, ast.Constant) and a.value is None:
-            continue
-        if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "torch":
-            continue  # torch.float16, torch.long: a dtype
-        return True
-    return False
+    return any(not (isinstance(a, ast.Constant) and a.value is None) and not _torch_dtype(a)
+               for a in _device_arguments(c))
+
+
+def _device_arguments(c: ast.Call) -> list[ast.expr]:
+    """The arguments of ``t.to(...)`` that may name its target device: the positional ones and ``device=``
+    (``**kwargs`` too)."""
+    return [*c.args, *(k.value for k in c.keywords if k.arg in ("device", None))]
+
+
+def _torch_dtype(a: ast.expr) -> bool:
+    """``torch.float16``, ``torch.long``: an attribute of ``torch`` as a ``.to()`` argument names a dtype."""
+    return isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "torch"
 
 
 def names_off_cpu(values: Iterable[ast.expr]) -> bool:
@@ -4015,8 +4021,8 @@ def names_off_cpu(values: Iterable[ast.expr]) -> bool:
             if isinstance(a.value, str) and not a.value.startswith("cpu"):
                 return True
             continue
-        if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "torch":
-            continue  # torch.float16, torch.long: a dtype
+        if _torch_dtype(a):
+            continue
         return True  # a device object or name (unknown values: moved, as in step code they are)
     return False
 

@@ -446,7 +446,7 @@ def _jax_calls_only(src: Source, jax: str, stmts: list[ast.stmt]) -> str | None:
 
     names = {name for name, fw in Frameworks(src).names.items() if fw == "jax"} | {jax}
     # names the file imports (`np`, `math`, `tf`): `np.dot(x)` is a module's function, not an array's method
-    imported = {(a.asname or a.name).split(".")[0] for n in ast.walk(src.tree)
+    imported = {(a.asname or a.name).split(".")[0] for n in src.nodes
                 if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
     for stmt in stmts:
         for sub in ast.walk(stmt):
